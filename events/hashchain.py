@@ -1,0 +1,176 @@
+"""The hash chain that makes every stream tamper-evident.
+
+Each event's ``hash`` is the SHA-256 (hex) of the canonical JSON (sorted keys,
+no whitespace, UTF-8) of its content: stream id, version, event id, type,
+schema version, payload, recorded time (UTC ISO-8601 with microseconds), actor,
+command id and command, rules version, and ``prev_hash``, the hash of the
+previous event of the same stream (``GENESIS_HASH`` for version 1). The global
+``position`` is left out on purpose: it is where a store put the event, not
+what the event says.
+
+``verify_chain`` re-computes every hash in stream order and names the first
+event that was altered, removed (a link points at nothing) or reordered (a link
+points at another event of the stream, or positions run backwards). A deleted
+*last* event leaves no trace in the chain itself: pass ``expected_head`` (a
+version recorded elsewhere, e.g. in a signed export) to catch truncation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from events.envelope import Actor, RecordedEvent
+
+GENESIS_HASH = "0" * 64
+
+BreakKind = Literal["altered", "removed", "reordered", "truncated"]
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def format_time(moment: datetime) -> str:
+    return moment.isoformat(timespec="microseconds")
+
+
+def event_hash(
+    *,
+    stream_id: str,
+    version: int,
+    event_id: uuid.UUID,
+    type: str,
+    schema_version: int,
+    payload: dict[str, Any],
+    recorded_at: datetime,
+    actor: Actor,
+    command_id: str | None,
+    command: dict[str, Any] | None,
+    rules_version: str,
+    prev_hash: str,
+) -> str:
+    content = {
+        "stream_id": stream_id,
+        "version": version,
+        "event_id": str(event_id),
+        "type": type,
+        "schema_version": schema_version,
+        "payload": payload,
+        "recorded_at": format_time(recorded_at),
+        "actor": actor.to_dict(),
+        "command_id": command_id,
+        "command": command,
+        "rules_version": rules_version,
+        "prev_hash": prev_hash,
+    }
+    return sha256_hex(canonical_json(content))
+
+
+def recompute_hash(event: RecordedEvent) -> str:
+    return event_hash(
+        stream_id=event.stream_id,
+        version=event.version,
+        event_id=event.event_id,
+        type=event.type,
+        schema_version=event.schema_version,
+        payload=event.payload,
+        recorded_at=event.recorded_at,
+        actor=event.actor,
+        command_id=event.command_id,
+        command=event.command,
+        rules_version=event.rules_version,
+        prev_hash=event.prev_hash,
+    )
+
+
+def command_digest(stream_id: str, command: dict[str, Any] | None) -> str:
+    """What makes two submissions of a command id "the same command"."""
+    return sha256_hex(canonical_json({"stream_id": stream_id, "command": command}))
+
+
+@dataclass(frozen=True, slots=True)
+class ChainBreak:
+    """The first bad place in a stream: which event, and what is wrong there."""
+
+    stream_id: str
+    kind: BreakKind
+    version: int
+    event_id: uuid.UUID | None
+    detail: str
+
+    def __str__(self) -> str:
+        who = f"event {self.event_id}" if self.event_id else "the stream head"
+        return f"stream {self.stream_id!r}: {self.kind} at version {self.version} ({who}): {self.detail}"
+
+
+class ChainBroken(Exception):
+    def __init__(self, broken: ChainBreak) -> None:
+        super().__init__(str(broken))
+        self.broken = broken
+
+
+def find_break(events: Iterable[RecordedEvent], *, expected_head: int | None = None) -> ChainBreak | None:
+    """The first break in one or more streams (events grouped per stream, in stream order)."""
+    streams: dict[str, list[RecordedEvent]] = {}
+    for event in events:
+        streams.setdefault(event.stream_id, []).append(event)
+    for stream_id, stream in streams.items():
+        broken = _find_stream_break(stream_id, stream, expected_head)
+        if broken is not None:
+            return broken
+    return None
+
+
+def verify_chain(events: Iterable[RecordedEvent], *, expected_head: int | None = None) -> None:
+    """Raise ``ChainBroken`` naming the first event altered, removed or reordered."""
+    broken = find_break(events, expected_head=expected_head)
+    if broken is not None:
+        raise ChainBroken(broken)
+
+
+def _find_stream_break(
+    stream_id: str, stream: Sequence[RecordedEvent], expected_head: int | None
+) -> ChainBreak | None:
+    known = {e.hash: e for e in stream}
+    prev_hash = GENESIS_HASH
+    prev_position: int | None = None
+    for index, event in enumerate(stream, start=1):
+        if event.prev_hash != prev_hash:
+            pointed = known.get(event.prev_hash)
+            if pointed is not None:
+                return ChainBreak(
+                    stream_id, "reordered", index, event.event_id,
+                    f"found where version {index} belongs, but it follows version {pointed.version}",
+                )
+            return ChainBreak(
+                stream_id, "removed", index, event.event_id,
+                f"the event before it is missing (stored version {event.version})",
+            )
+        if recompute_hash(event) != event.hash:
+            return ChainBreak(stream_id, "altered", index, event.event_id, "content does not match its hash")
+        if event.version != index:
+            return ChainBreak(
+                stream_id, "altered", index, event.event_id, f"stored version {event.version}"
+            )
+        if prev_position is not None and event.position <= prev_position:
+            return ChainBreak(
+                stream_id, "reordered", index, event.event_id,
+                f"global position {event.position} is not after {prev_position}",
+            )
+        prev_hash, prev_position = event.hash, event.position
+    if expected_head is not None and len(stream) < expected_head:
+        return ChainBreak(
+            stream_id, "truncated", len(stream) + 1, None,
+            f"stream ends at version {len(stream)}, expected {expected_head}",
+        )
+    return None

@@ -1,0 +1,1 @@
+"""Paiju services: the pure rules engine, the table logic, the API and the CLI."""

@@ -1,0 +1,1 @@
+"""Settlement: the patterns a win holds, its 番, and who pays what."""

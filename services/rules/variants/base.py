@@ -1,0 +1,47 @@
+"""The frozen configuration of a variant: the data the engine's predicates take explicitly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from services.rules.tiles import Tile
+
+ClaimKind = Literal["win", "ready_chi", "ready_pong", "kong", "pong", "chi"]
+WildcardKind = Literal["none", "bao", "hun"]
+ReadyRule = Literal["required", "optional"]
+KadangRule = Literal["none", "any_reading", "single_wait"]
+DealerRule = Literal[
+    "random_keep_on_draw",  # 牡丹江: a random dealer each hand, kept on 荒庄
+    "keep_on_win_or_draw_else_winner",  # 哈尔滨 连庄
+    "winner_deals_draw_passes",  # 山东
+    "winner_deals_draw_keeps",  # 上海
+    "dealer_win_keeps_else_next",  # 塘沽
+]
+
+
+@dataclass(frozen=True)
+class VariantConfig:
+    """Everything the engine needs to know about a variant, as data.
+
+    ``claim_classes`` lists claim kinds from the highest priority class to the lowest; kinds
+    in one tuple are equal, and ties go to the seat nearest the discarder.
+    """
+
+    id: str
+    name: str
+    kinds: tuple[Tile, ...]
+    flowers: bool
+    wildcard: WildcardKind
+    claim_classes: tuple[tuple[ClaimKind, ...], ...]
+    multiple_winners: bool  # 一炮多响
+    ready_rule: ReadyRule  # must a seat declare 听 before it can win
+    ready_claim_kinds: tuple[Literal["chi", "pong"], ...] = ()  # 吃听 from any seat
+    kadang: KadangRule = "none"
+    seven_pairs: bool = False
+    dealer_rule: DealerRule = "winner_deals_draw_keeps"
+    dead_wall: int = 0  # tiles at the end of the wall never drawn (besides the 宝)
+    last_draws_auto: int = 0  # 牡丹江/哈尔滨: the last N tiles are drawn for 自摸 only
+    min_concealed_to_claim: int = 0  # 哈尔滨: no 吃碰杠 when only 4 concealed tiles remain
+    kong_after_ready: Literal["never", "if_still_ready"] = "never"
+    tags: frozenset[str] = field(default_factory=frozenset)

@@ -1,0 +1,27 @@
+"""哈尔滨麻将 (``seeds/001``).
+
+112 tiles. Like 牡丹江 but: priority 胡 > 杠 > 吃听 > 碰 > 吃; 吃听 by 吃 only; 卡当 only on a
+single wait; three 红中 stand in for the 刻 and two pairs allow 对倒; a kong after 听 when the hand
+stays ready; no 吃碰杠 once only 4 concealed tiles remain; the dealer stays on a win or 荒庄
+(连庄), else the winner deals. Kong replacements come from the last stack.
+"""
+
+from services.rules.tiles import RED_DRAGON, SUITED_KINDS
+from services.rules.variants.base import VariantConfig
+
+HARBIN = VariantConfig(
+    id="harbin",
+    name="哈尔滨麻将",
+    kinds=SUITED_KINDS + (RED_DRAGON,),
+    flowers=False,
+    wildcard="bao",
+    claim_classes=(("win",), ("kong",), ("ready_chi",), ("pong",), ("chi",)),
+    multiple_winners=False,
+    ready_rule="required",
+    ready_claim_kinds=("chi",),
+    kadang="single_wait",
+    dealer_rule="keep_on_win_or_draw_else_winner",
+    last_draws_auto=4,
+    min_concealed_to_claim=5,
+    kong_after_ready="if_still_ready",
+)
