@@ -1,0 +1,193 @@
+"""The contract every event store keeps, its errors, and what the stores share.
+
+Contract (``EventStore``), the same for SQLite and PostgreSQL:
+
+* ``append(stream_id, expected_version, events, command_id=None, command=None)``
+  records all of ``events`` or none. ``expected_version`` is the stream's
+  version the caller decided on (0 for a new stream); any other current version
+  raises ``ConcurrencyError`` naming the stream and both versions.
+* Idempotency: a ``command_id`` already recorded with the same stream and
+  command content returns the events recorded the first time (before any
+  version check, so a retried command that already won is not a conflict);
+  with another stream or content it raises ``CommandConflictError``.
+* ``read_stream(stream_id, from_version=1)``: the stream in version order.
+* ``read_all(from_position=0, limit=N)``: every stream, in global position
+  order, events with ``position >= from_position``. A tailer keeps the last
+  position it handled and asks from the next one. Positions are strictly
+  increasing in commit order (they may have gaps), so a tailer never overtakes
+  an event that commits later: see each store for how.
+* ``wait_for_events(after_position, timeout)``: True as soon as an event after
+  ``after_position`` is readable, False on timeout.
+* Snapshots are an optimisation only: ``delete_snapshots()`` changes no answer.
+* Sealed seeds (see ``events.fairness``) live in their own table, never in a stream.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from events.envelope import Actor, JSONDict, NewEvent, RecordedEvent, normalize_time, utc_now
+from events.hashchain import event_hash
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class ConcurrencyError(StoreError):
+    """The stream moved on since the caller read it."""
+
+    def __init__(self, stream_id: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"stream {stream_id!r}: expected version {expected}, but it is at version {actual}"
+        )
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+
+
+class CommandConflictError(StoreError):
+    """A command id was reused for a different command (or another stream)."""
+
+    def __init__(self, command_id: str, stream_id: str, recorded_stream_id: str) -> None:
+        where = "" if stream_id == recorded_stream_id else f" on stream {recorded_stream_id!r}"
+        super().__init__(
+            f"command id {command_id!r} was already used{where} for a different command; "
+            "a retry must resend the same command"
+        )
+        self.command_id = command_id
+        self.stream_id = stream_id
+        self.recorded_stream_id = recorded_stream_id
+
+
+class SeedError(StoreError):
+    """A seed is missing, or a different seed is already sealed for that hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A stream's folded state as of ``version``, tagged with the fold's ``schema``."""
+
+    stream_id: str
+    version: int
+    schema: str
+    state: bytes | JSONDict
+    created_at: datetime
+
+
+@runtime_checkable
+class EventStore(Protocol):
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str | None = None,
+        command: JSONDict | None = None,
+    ) -> list[RecordedEvent]: ...
+
+    def read_stream(self, stream_id: str, from_version: int = 1) -> list[RecordedEvent]: ...
+
+    def read_all(self, from_position: int = 0, limit: int = 1000) -> list[RecordedEvent]: ...
+
+    def stream_version(self, stream_id: str) -> int: ...
+
+    def wait_for_events(self, after_position: int, timeout: float) -> bool: ...
+
+    def save_snapshot(
+        self, stream_id: str, version: int, state: bytes | JSONDict, schema: str
+    ) -> None: ...
+
+    def load_snapshot(self, stream_id: str, schema: str | None = None) -> Snapshot | None: ...
+
+    def delete_snapshots(self, stream_id: str | None = None) -> int: ...
+
+    def seal_seed(self, stream_id: str, hand: int, seed: str) -> str: ...
+
+    def load_seed(self, stream_id: str, hand: int) -> str: ...
+
+    def reveal(self, stream_id: str, hand: int) -> str: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """An event ready to insert: everything but its global position."""
+
+    stream_id: str
+    version: int
+    event: NewEvent
+    recorded_at: datetime
+    command_id: str | None
+    command: JSONDict | None
+    prev_hash: str
+    hash: str
+
+    def recorded(self, position: int) -> RecordedEvent:
+        e = self.event
+        return RecordedEvent(
+            stream_id=self.stream_id, version=self.version, position=position,
+            event_id=e.event_id, type=e.type, schema_version=e.schema_version,
+            payload=e.payload, recorded_at=self.recorded_at, actor=e.actor,
+            command_id=self.command_id, command=self.command,
+            rules_version=e.rules_version, prev_hash=self.prev_hash, hash=self.hash,
+        )
+
+
+def draft_batch(
+    stream_id: str,
+    expected_version: int,
+    prev_hash: str,
+    events: Sequence[NewEvent],
+    command_id: str | None,
+    command: JSONDict | None,
+) -> list[Draft]:
+    """Number and chain a batch after (``expected_version``, ``prev_hash``)."""
+    now = utc_now()
+    drafts: list[Draft] = []
+    for offset, event in enumerate(events, start=1):
+        at = normalize_time(event.recorded_at) if event.recorded_at else now
+        version = expected_version + offset
+        digest = event_hash(
+            stream_id=stream_id, version=version, event_id=event.event_id, type=event.type,
+            schema_version=event.schema_version, payload=event.payload, recorded_at=at,
+            actor=event.actor, command_id=command_id, command=command,
+            rules_version=event.rules_version, prev_hash=prev_hash,
+        )
+        drafts.append(Draft(stream_id, version, event, at, command_id, command, prev_hash, digest))
+        prev_hash = digest
+    return drafts
+
+
+def check_append_args(stream_id: str, expected_version: int, command_id: str | None) -> None:
+    if not stream_id:
+        raise ValueError("stream_id must not be empty")
+    if expected_version < 0:
+        raise ValueError("expected_version must be >= 0")
+    if command_id is not None and not command_id:
+        raise ValueError("command_id must not be empty")
+
+
+def row_to_event(row: Sequence[Any]) -> RecordedEvent:
+    """Build an event from a row in ``EVENT_COLUMNS`` order (JSON already decoded)."""
+    (position, stream_id, version, event_id, type_, schema_version, payload, recorded_at,
+     actor_kind, actor_seat, command_id, command, rules_version, prev_hash, hash_) = row
+    return RecordedEvent(
+        stream_id=stream_id, version=version, position=position,
+        event_id=event_id if isinstance(event_id, uuid.UUID) else uuid.UUID(event_id),
+        type=type_, schema_version=schema_version, payload=payload,
+        recorded_at=normalize_time(recorded_at), actor=Actor(actor_kind, actor_seat),
+        command_id=command_id, command=command, rules_version=rules_version,
+        prev_hash=prev_hash, hash=hash_,
+    )
+
+
+EVENT_COLUMNS = (
+    "position, stream_id, version, event_id, type, schema_version, payload, recorded_at, "
+    "actor_kind, actor_seat, command_id, command, rules_version, prev_hash, hash"
+)
