@@ -23,4 +23,5 @@ MUDANJIANG = VariantConfig(
     dealer_rule="random_keep_on_draw",
     last_draws_auto=4,
     kong_after_ready="never",
+    concealed_kong_shown_when_open=True,
 )

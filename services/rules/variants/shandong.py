@@ -20,4 +20,7 @@ SHANDONG = VariantConfig(
     dealer_rule="winner_deals_draw_passes",
     dead_wall=12,
     kong_after_ready="if_still_ready",
+    robbable_added_kong=True,
+    dice_count=4,
+    ready_modes=("open", "hidden"),
 )

@@ -18,4 +18,5 @@ SHANGHAI = VariantConfig(
     ready_rule="required",
     dealer_rule="winner_deals_draw_keeps",
     kong_after_ready="if_still_ready",
+    robbable_added_kong=True,
 )

@@ -20,4 +20,7 @@ TANGGU = VariantConfig(
     seven_pairs=True,
     dealer_rule="dealer_win_keeps_else_next",
     dead_wall=34,
+    dice_count=4,
+    ready_modes=("plain", "dubao"),
+    honour_kongs=True,
 )

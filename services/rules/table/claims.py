@@ -1,0 +1,106 @@
+"""The claim window on a discard: who may claim what, and whose claim is taken."""
+
+from __future__ import annotations
+
+from services.rules.melds import Meld
+from services.rules.table.state import Claim, ClaimWindow, HandState
+from services.rules.table.walls import replacement_available
+from services.rules.table.winning import can_win, declarable_discards, hand_waits
+from services.rules.tiles import Tile
+from services.rules.variants import VariantConfig
+
+
+def seats_after(seat: int) -> list[int]:
+    """The other seats, nearest (in turn order) first."""
+    return [(seat + i) % 4 for i in (1, 2, 3)]
+
+
+def chow_options(tile: Tile, concealed: tuple[Tile, ...]) -> list[tuple[Tile, Tile]]:
+    """The pairs of held tiles that make a run with ``tile`` (lowest run first)."""
+    if tile >= 27:
+        return []
+    rank = tile % 9
+    held = set(concealed)
+    found = []
+    for start in (rank - 2, rank - 1, rank):
+        if start < 0 or start + 2 > 8:
+            continue
+        run = [tile - rank + start + i for i in range(3)]
+        a, b = (t for t in run if t != tile)
+        if a in held and b in held:
+            found.append((a, b))
+    return found
+
+
+def _without(tiles: tuple[Tile, ...], remove: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    rest = list(tiles)
+    for t in remove:
+        rest.remove(t)
+    return tuple(rest)
+
+
+def claim_readies(config: VariantConfig, hand: HandState, seat_index: int, kind: str, tile: Tile, used: tuple[Tile, ...]) -> bool:
+    """吃听: after this claim, some discard leaves the seat ready."""
+    seat = hand.seat(seat_index)
+    rest = _without(seat.concealed, used)
+    meld = Meld("chi" if kind == "chi" else "pong", tuple(sorted(used + (tile,))), tile)
+    return bool(declarable_discards(config, rest, seat.melds + (meld,), hand.wildcards))
+
+
+def claim_options(config: VariantConfig, hand: HandState, seat_index: int, from_seat: int, tile: Tile, robbing: bool) -> tuple[str, ...]:
+    seat = hand.seat(seat_index)
+    kinds: list[str] = []
+    if can_win(config, hand, seat_index, tile, self_drawn=False):
+        kinds.append("win")
+    if robbing or (config.wildcard == "hun" and tile in hand.wildcards):
+        return tuple(kinds)
+    if len(seat.concealed) < config.min_concealed_to_claim:
+        return tuple(kinds)
+    held = seat.concealed.count(tile)
+    if seat.ready is not None:
+        if held == 3 and kong_keeps_ready(config, hand, seat_index, _without(seat.concealed, (tile,) * 3)):
+            kinds.append("kong")
+        return tuple(kinds)
+    if held == 3 and replacement_available(config, hand):
+        kinds.append("kong")
+    if held >= 2:
+        kinds.append("pong")
+        if "pong" in config.ready_claim_kinds and claim_readies(config, hand, seat_index, "pong", tile, (tile, tile)):
+            kinds.append("ready_pong")
+    chows = chow_options(tile, seat.concealed)
+    if chows and seat_index == (from_seat + 1) % 4:
+        kinds.append("chi")
+    if "chi" in config.ready_claim_kinds and any(claim_readies(config, hand, seat_index, "chi", tile, pair) for pair in chows):
+        kinds.append("ready_chi")
+    return tuple(kinds)
+
+
+def kong_keeps_ready(config: VariantConfig, hand: HandState, seat_index: int, rest: tuple[Tile, ...]) -> bool:
+    """A kong after 听 only where the variant allows it and the hand still waits after it."""
+    if config.kong_after_ready != "if_still_ready" or not replacement_available(config, hand):
+        return False
+    return bool(hand_waits(config, rest, hand.seat(seat_index).melds, hand.wildcards))
+
+
+def open_window(config: VariantConfig, hand: HandState, from_seat: int, tile: Tile, robbing: bool = False) -> ClaimWindow | None:
+    options = []
+    for seat in seats_after(from_seat):
+        kinds = claim_options(config, hand, seat, from_seat, tile, robbing)
+        if kinds:
+            options.append((seat, kinds))
+    if not options:
+        return None
+    return ClaimWindow(tile=tile, from_seat=from_seat, options=tuple(options), robbing=robbing)
+
+
+def winning_claims(config: VariantConfig, window: ClaimWindow) -> list[tuple[int, Claim]]:
+    """The claims taken: the highest class wins, nearest seat first (all wins on 一炮多响)."""
+    made = [(seat, claim) for seat in seats_after(window.from_seat) if (claim := window.answer_of(seat)) and claim.kind != "pass"]
+    for cls in config.claim_classes:
+        in_class = [(seat, claim) for seat, claim in made if claim.kind in cls]
+        if not in_class:
+            continue
+        if cls == ("win",) and config.multiple_winners:
+            return in_class
+        return in_class[:1]
+    return []

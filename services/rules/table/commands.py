@@ -1,0 +1,104 @@
+"""What a seat, the system or an operator asks the table to do (imperative names)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from events.types import Seat, TileName, Tiles
+
+
+class Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class OpenTable(Command):
+    """Open a table for four players, with the variant and room settings."""
+
+    command: Literal["open_table"] = "open_table"
+    table_id: str = Field(min_length=1)
+    variant: str
+    players: tuple[str, str, str, str]
+    base_stake: int = Field(default=1, ge=1)
+    options: dict[str, bool] = Field(default_factory=dict)
+
+
+class StartHand(Command):
+    """Deal the next hand, from a seed (or, in tests and disputes, an explicit wall)."""
+
+    command: Literal["start_hand"] = "start_hand"
+    seed: str | None = Field(default=None, min_length=8, max_length=128)
+    wall: Tiles | None = None
+    dealer: Seat | None = None
+    dice: tuple[int, ...] | None = None
+
+
+class DiscardTile(Command):
+    """Discard a tile; ``ready`` declares 听 with it (``open``/``hidden``: 明楼/暗楼; ``dubao``: 独抱)."""
+
+    command: Literal["discard_tile"] = "discard_tile"
+    seat: Seat
+    tile: TileName
+    ready: Literal["plain", "open", "hidden", "dubao"] | None = None
+
+
+class Chow(Command):
+    """吃: take the previous seat's discard with two tiles of the hand (``ready``: 吃听)."""
+
+    command: Literal["chow"] = "chow"
+    seat: Seat
+    tiles: Annotated[Tiles, Field(min_length=2, max_length=2)]
+    ready: bool = False
+
+
+class Pung(Command):
+    """碰: take a discard with a pair of the hand (``ready``: 碰 as 吃听, 牡丹江)."""
+
+    command: Literal["pung"] = "pung"
+    seat: Seat
+    ready: bool = False
+
+
+class Kong(Command):
+    """杠: 明杠 on a discard in the claim window, or 暗杠/补杠 of ``tile`` on one's own turn."""
+
+    command: Literal["kong"] = "kong"
+    seat: Seat
+    tile: TileName | None = None
+
+
+class DeclareWin(Command):
+    """胡: on one's own draw (自摸), on a discard, or robbing an 补杠 (抢杠)."""
+
+    command: Literal["declare_win"] = "declare_win"
+    seat: Seat
+
+
+class PassClaim(Command):
+    """过: let a discard (or an 补杠) go."""
+
+    command: Literal["pass_claim"] = "pass_claim"
+    seat: Seat
+
+
+class DeclareHonourKong(Command):
+    """风头杠 (塘沽): 中发白 as an exposed kong or 东南西北 as a concealed one, before the first draw."""
+
+    command: Literal["declare_honour_kong"] = "declare_honour_kong"
+    seat: Seat
+    honours: Literal["dragons", "winds"]
+
+
+class RaiseWildPair(Command):
+    """上大台 (塘沽): in 混钓, set the drawn 混 aside and wait on again."""
+
+    command: Literal["raise_wild_pair"] = "raise_wild_pair"
+    seat: Seat
+
+
+AnyCommand = Annotated[
+    OpenTable | StartHand | DiscardTile | Chow | Pung | Kong | DeclareWin | PassClaim
+    | DeclareHonourKong | RaiseWildPair,
+    Field(discriminator="command"),
+]

@@ -1,0 +1,38 @@
+"""What a hand adds to the table's counters: 荒番, level scores, kong 局分."""
+
+from __future__ import annotations
+
+from services.rules import shanghai_counters
+from services.rules.table.state import HandState
+from services.rules.variants import VariantConfig
+
+NO_CHANGE = (0, 0, 0, 0)
+
+
+def huangfan_at_start(config: VariantConfig, count: int, dice: tuple[int, ...]) -> int:
+    """上海: 骰子荒番 adds to the count, and makes this very hand a 荒番局."""
+    if config.id != "shanghai" or len(dice) < 2:
+        return count
+    return count + shanghai_counters.dice_huangfan(dice[0], dice[1])
+
+
+def huangfan_after(config: VariantConfig, count: int, won: bool) -> int:
+    if config.id != "shanghai":
+        return 0
+    return shanghai_counters.count_after_hand(count, won)
+
+
+def level_scores(config: VariantConfig, winners: list[int]) -> tuple[int, int, int, int]:
+    """上海: +3 to a winner, −1 to each loser, nothing on a drawn hand (``003``)."""
+    if config.id != "shanghai":
+        return NO_CHANGE
+    return shanghai_counters.level_deltas(winners)
+
+
+def kong_payments(config: VariantConfig, hand: HandState, won: bool) -> tuple[int, int, int, int]:
+    """塘沽: kong 局分, paid to each konger by every other seat at the end of a won hand."""
+    if config.id != "tanggu" or not won:
+        return NO_CHANGE
+    from services.rules.scoring import tanggu
+
+    return tanggu.kong_scores(tuple(s.melds for s in hand.seats))

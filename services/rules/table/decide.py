@@ -1,0 +1,135 @@
+"""``decide(state, command) -> events``: the rules' verdict on one command.
+
+A legal command becomes the events it causes, followed by what the table then does by
+itself (draws, 补花, closing claim windows, settlement) until a player must act again.
+An illegal one raises ``CommandRejected`` with the reason, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from events import hand as ev
+from events.base import DomainEvent
+from services.rules.table import answers, turn
+from services.rules.table.commands import (
+    Chow, Command, DeclareHonourKong, DeclareWin, DiscardTile, Kong, OpenTable, PassClaim, Pung,
+    RaiseWildPair, StartHand,
+)
+from services.rules.table.deal import full_set, random_seat, roll_dice
+from services.rules.table.evolve import evolve
+from services.rules.table.guards import CommandRejected, refuse
+from services.rules.table.state import TableState
+from services.rules.table.system import next_system_events
+from services.rules.tiles import names, tile
+from services.rules.variants import UnknownVariantError, get_variant
+
+MAX_SYSTEM_STEPS = 2000  # far above any hand's length; a loop past it is a bug, not a game
+
+__all__ = ["CommandRejected", "decide", "advance"]
+
+
+def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
+    if table.opened:
+        raise refuse(f"table {table.table_id} is already open")
+    try:
+        get_variant(cmd.variant)
+    except UnknownVariantError as error:
+        raise refuse(str(error)) from None
+    return [ev.TableOpened(table_id=cmd.table_id, variant=cmd.variant, players=cmd.players, base_stake=cmd.base_stake, options=cmd.options)]
+
+
+def start_hand(table: TableState, cmd: StartHand) -> list[DomainEvent]:
+    if not table.opened:
+        raise refuse("the table is not open")
+    if table.hand is not None and not table.hand_over:
+        raise refuse("a hand is in play")
+    if cmd.seed is None and cmd.wall is None:
+        raise refuse("a hand needs a seed (or an explicit wall)")
+    config = table.variant
+    if cmd.wall is not None:
+        _check_wall(table, cmd.wall)
+    source = cmd.seed or hashlib.sha256(" ".join(cmd.wall or ()).encode()).hexdigest()
+    dice = cmd.dice if cmd.dice is not None else roll_dice(source, config.dice_count)
+    if len(dice) != config.dice_count or not all(1 <= d <= 6 for d in dice):
+        raise refuse(f"{config.name} rolls {config.dice_count} dice of 1–6, got {list(dice)}")
+    return [ev.HandStarted(
+        hand_number=table.series.hands_played + 1,
+        dealer=_dealer(table, cmd, source),
+        dice=tuple(dice),
+        seed=cmd.seed,
+        seed_commitment=hashlib.sha256(cmd.seed.encode()).hexdigest() if cmd.seed else None,
+        wall=cmd.wall,
+    )]
+
+
+def _dealer(table: TableState, cmd: StartHand, source: str) -> int:
+    if cmd.dealer is not None:
+        return cmd.dealer
+    if table.series.next_dealer is not None:
+        return table.series.next_dealer
+    if table.series.hands_played == 0 and table.variant.dealer_rule == "dealer_win_keeps_else_next":
+        return 0  # 塘沽: the first seated player deals first
+    return random_seat(source)
+
+
+def _check_wall(table: TableState, wall: tuple[str, ...]) -> None:
+    expected = Counter(full_set(table.variant))
+    given = Counter(tile(t) for t in wall)
+    if given != expected:
+        missing = sorted((expected - given).elements())
+        extra = sorted((given - expected).elements())
+        raise refuse(
+            f"the wall must be the {sum(expected.values())} tiles of {table.variant.name}; "
+            f"missing {' '.join(names(missing)) or 'none'}, extra {' '.join(names(extra)) or 'none'}"
+        )
+
+
+_HANDLERS: dict[type[Command], Callable[[TableState, Any], list[DomainEvent]]] = {
+    OpenTable: open_table,
+    StartHand: start_hand,
+    DiscardTile: turn.discard,
+    Chow: answers.chow,
+    Pung: answers.pung,
+    PassClaim: answers.pass_claim,
+    DeclareHonourKong: turn.declare_honour_kong,
+    RaiseWildPair: turn.raise_wild_pair,
+}
+
+
+def _route(table: TableState, command: Command) -> list[DomainEvent]:
+    """胡 and 杠 mean different things in a claim window and on one's own turn."""
+    in_window = table.hand is not None and table.hand.step in ("claims", "rob") and not table.hand_over
+    if isinstance(command, DeclareWin):
+        return answers.declare_win(table, command) if in_window else turn.declare_win(table, command)
+    if isinstance(command, Kong):
+        return answers.kong(table, command) if in_window else turn.kong(table, command)
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise refuse(f"unknown command {type(command).__name__}")
+    return handler(table, command)
+
+
+def advance(table: TableState) -> list[DomainEvent]:
+    """The events the table produces by itself until a player must act."""
+    produced: list[DomainEvent] = []
+    for _ in range(MAX_SYSTEM_STEPS):
+        step = next_system_events(table)
+        if not step:
+            return produced
+        for event in step:
+            table = evolve(table, event)
+            produced.append(event)
+    raise RuntimeError("the table kept acting by itself past any possible hand length")
+
+
+def decide(table: TableState, command: Command) -> list[DomainEvent]:
+    """The events a command causes, or ``CommandRejected`` naming why it is not allowed."""
+    events = _route(table, command)
+    state = table
+    for event in events:
+        state = evolve(state, event)
+    return events + advance(state)

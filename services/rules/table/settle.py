@@ -1,0 +1,116 @@
+"""From a declared win (or 荒庄) to the settlement: contexts for the scorers, next dealer, counters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from events import hand as ev
+from services.rules.scoring.base import WinContext
+from services.rules.scoring.registry import scorer_for
+from services.rules.table.state import HandState, TableState
+from services.rules.tiles import Tile, name, names
+from services.rules.variants import VariantConfig
+
+
+@dataclass(frozen=True)
+class WinClaim:
+    seat: int
+    tile: Tile
+    self_drawn: bool
+    discarder: int | None = None
+    robbed_kong: bool = False
+
+
+def _four(values: list[int] | tuple[int, ...]) -> tuple[int, int, int, int]:
+    return (values[0], values[1], values[2], values[3])
+
+
+def win_context(table: TableState, hand: HandState, claim: WinClaim) -> WinContext:
+    config = table.variant
+    seat = hand.seat(claim.seat)
+    ready = tuple(s.ready is not None for s in hand.seats)
+    wild = claim.self_drawn and (
+        (config.wildcard == "bao" and seat.ready is not None and claim.tile == hand.bao)
+        or (config.wildcard == "hun" and claim.tile in hand.wildcards)
+    )
+    return WinContext(
+        variant=config.id,
+        concealed=seat.concealed,
+        melds=seat.melds,
+        win_tile=claim.tile,
+        self_drawn=claim.self_drawn,
+        seat=claim.seat,
+        dealer=hand.dealer,
+        discarder=claim.discarder,
+        ready=(ready[0], ready[1], ready[2], ready[3]),
+        bao=hand.bao if seat.ready is not None else None,
+        win_tile_is_wild=wild,
+        wildcards=hand.wildcards,
+        flowers=_four([len(s.flowers) for s in hand.seats]),
+        melds_by_seat=tuple(s.melds for s in hand.seats),
+        after_kong=claim.self_drawn and hand.after_kong,
+        robbed_kong=claim.robbed_kong,
+        kong_fed_by=hand.kong_fed_by if claim.self_drawn and hand.after_kong else None,
+        first_draw=not hand.claims_made and not seat.has_discarded,
+        open_declared=_four([s.ready == "open" for s in hand.seats]),
+        drawn_streak=table.series.drawn_streak,
+        huangfan_hand=table.series.huangfan > 0,
+        base_stake=table.base_stake,
+        xianggong=_four([s.xianggong for s in hand.seats]),
+        dubao_declared=seat.ready == "dubao",
+        shang_da_tai=len(seat.set_aside),
+    )
+
+
+def hand_won(table: TableState, hand: HandState, claims: list[WinClaim]) -> ev.HandWon:
+    """Score each winner with the variant's scorer."""
+    scorer = scorer_for(table.variant_id)
+    wins = []
+    for claim in claims:
+        settlement = scorer(win_context(table, hand, claim))
+        seat = hand.seat(claim.seat)
+        wins.append(ev.Win(
+            seat=claim.seat, tile=name(claim.tile), self_drawn=claim.self_drawn, discarder=claim.discarder,
+            robbed_kong=claim.robbed_kong, after_kong=claim.self_drawn and hand.after_kong,
+            wild=win_context(table, hand, claim).win_tile_is_wild, concealed=tuple(names(seat.concealed)),
+            patterns=settlement.patterns, fan=settlement.fan, payments=settlement.payments,
+        ))
+    return ev.HandWon(wins=tuple(wins))
+
+
+def next_dealer(config: VariantConfig, hand: HandState, winners: list[int], discarder: int | None) -> int | None:
+    """Who deals next (decision 13); None: drawn at random from the next hand's seed."""
+    rule = config.dealer_rule
+    if not winners:
+        return (hand.dealer + 1) % 4 if rule == "winner_deals_draw_passes" else hand.dealer
+    if rule == "random_keep_on_draw":
+        return None
+    if rule == "keep_on_win_or_draw_else_winner":
+        return hand.dealer if hand.dealer in winners else winners[0]
+    if rule == "dealer_win_keeps_else_next":
+        return hand.dealer if hand.dealer in winners else (hand.dealer + 1) % 4
+    if len(winners) > 1 and rule == "winner_deals_draw_passes" and discarder is not None:
+        return discarder  # 一炮多响: the discarder deals (山东)
+    return winners[0]
+
+
+def hand_settled(table: TableState, hand: HandState, wins: tuple[ev.Win, ...]) -> ev.HandSettled:
+    from services.rules.table import counters
+
+    config = table.variant
+    winners = [w.seat for w in wins]
+    discarder = wins[0].discarder if wins and not wins[0].self_drawn else None
+    payments = [0, 0, 0, 0]
+    for win in wins:
+        for seat in range(4):
+            payments[seat] += win.payments[seat]
+    return ev.HandSettled(
+        payments=_four(payments),
+        kong_payments=counters.kong_payments(config, hand, won=bool(wins)),
+        level_scores=counters.level_scores(config, winners),
+        next_dealer=next_dealer(config, hand, winners, discarder),
+        drawn_streak=0 if wins else table.series.drawn_streak + 1,
+        huangfan=counters.huangfan_after(config, table.series.huangfan, won=bool(wins)),
+        hands=tuple(tuple(names(s.hand)) for s in hand.seats),  # type: ignore[arg-type]
+        bao=name(hand.bao) if hand.bao is not None else None,
+    )

@@ -1,0 +1,151 @@
+"""The state of a table and of the hand in play: plain frozen data, tiles as ints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Literal
+
+from services.rules.melds import Meld
+from services.rules.tiles import Tile
+from services.rules.variants import VariantConfig, get_variant
+
+if TYPE_CHECKING:
+    from events.hand import Win
+
+Step = Literal["deal", "setup", "discard", "claims", "rob", "draw", "replace", "ended"]
+ReadyMode = Literal["plain", "open", "hidden", "dubao"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat in the hand. ``concealed`` is sorted and excludes ``drawn``."""
+
+    concealed: tuple[Tile, ...] = ()
+    drawn: Tile | None = None
+    melds: tuple[Meld, ...] = ()
+    discards: tuple[Tile, ...] = ()
+    flowers: tuple[Tile, ...] = ()
+    set_aside: tuple[Tile, ...] = ()  # 上大台: 混 laid aside
+    ready: ReadyMode | None = None
+    must_ready: bool = False  # won a 吃听 claim: the next discard must make the seat ready
+    xianggong: bool = False  # 塘沽 相公: discarded a 混
+    shown: bool = False  # 明楼: concealed tiles open to all
+    has_drawn: bool = False
+    has_discarded: bool = False
+
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        """Every concealed tile, the drawn one last."""
+        return self.concealed if self.drawn is None else self.concealed + (self.drawn,)
+
+    @property
+    def is_open(self) -> bool:
+        return any(m.opens_hand for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A seat's answer in a claim window."""
+
+    kind: Literal["pass", "win", "chi", "pong", "kong", "ready_chi", "ready_pong"]
+    tiles: tuple[Tile, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimWindow:
+    """Open after a discard (or an 补杠 that can be robbed) until every asked seat answers."""
+
+    tile: Tile
+    from_seat: int
+    options: tuple[tuple[int, tuple[str, ...]], ...]  # (seat, claim kinds it may make)
+    answers: tuple[tuple[int, Claim], ...] = ()
+    robbing: bool = False  # 抢杠: only wins, on an 补杠's tile
+
+    def options_of(self, seat: int) -> tuple[str, ...]:
+        return next((kinds for s, kinds in self.options if s == seat), ())
+
+    def answer_of(self, seat: int) -> Claim | None:
+        return next((claim for s, claim in self.answers if s == seat), None)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.answers) == len(self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """The hand in play. The live wall is ``wall[head:tail]``; replacements come from the tail."""
+
+    number: int
+    dealer: int
+    dice: tuple[int, ...]
+    wall: tuple[Tile, ...]
+    head: int
+    tail: int
+    seats: tuple[SeatState, SeatState, SeatState, SeatState]
+    turn: int
+    step: Step = "discard"
+    window: ClaimWindow | None = None
+    bao: Tile | None = None
+    bao_history: tuple[Tile, ...] = ()
+    wildcards: frozenset[Tile] = frozenset()
+    indicator_index: int | None = None  # 塘沽: the 混 indicator's place in the wall
+    tail_draws: int = 0  # replacement draws so far (山东 counts stacks by them)
+    after_kong: bool = False  # the seat to act drew a replacement (杠开)
+    kong_fed_by: int | None = None  # 杠爆: the discarder of a kong's tile, until the next discard
+    pending_kong: Meld | None = None  # an 补杠 waiting on the rob window
+    claims_made: bool = False  # any 吃碰杠 yet (地和)
+    last_draws: bool = False  # the tile in play was one of the last draws (自摸 only)
+    seed: str | None = None
+    wins: tuple[Win, ...] = ()  # set when the hand is won
+
+    def seat(self, index: int) -> SeatState:
+        return self.seats[index]
+
+    def with_seat(self, index: int, seat: SeatState) -> HandState:
+        seats = list(self.seats)
+        seats[index] = seat
+        return replace(self, seats=(seats[0], seats[1], seats[2], seats[3]))
+
+    @property
+    def live(self) -> int:
+        """Tiles left to draw, before the variant's reserved tiles are taken off."""
+        return self.tail - self.head
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """What a table carries from hand to hand."""
+
+    next_dealer: int | None = None
+    drawn_streak: int = 0  # 山东: consecutive 荒庄
+    huangfan: int = 0  # 上海: the 荒番 count
+    scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    level_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    hands_played: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table: its settings, the series so far, and the hand in play (if any)."""
+
+    table_id: str = ""
+    variant_id: str = ""
+    players: tuple[str, ...] = ()
+    base_stake: int = 1
+    options: tuple[tuple[str, bool], ...] = ()
+    series: Series = field(default_factory=Series)
+    hand: HandState | None = None
+    hand_over: bool = False  # the last hand is settled; the next may start
+    version: int = 0  # events folded so far
+
+    @property
+    def opened(self) -> bool:
+        return bool(self.variant_id)
+
+    @property
+    def variant(self) -> VariantConfig:
+        return get_variant(self.variant_id)
+
+    def option(self, name: str) -> bool:
+        return dict(self.options).get(name, False)

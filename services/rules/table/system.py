@@ -1,0 +1,116 @@
+"""What the table does by itself between players' decisions: deal, draw, 补花, 换宝, close claim
+windows, play the last draws and the seats that are 听 in 塘沽, settle."""
+
+from __future__ import annotations
+
+from events import hand as ev
+from events.base import DomainEvent
+from services.rules.table import settle
+from services.rules.table.claims import winning_claims
+from services.rules.table.deal import deal
+from services.rules.table.setup import setup_events
+from services.rules.table.state import HandState, TableState
+from services.rules.table.walls import drawable, in_last_draws, peek_head, peek_tail
+from services.rules.table.winning import can_win
+from services.rules.tiles import FLOWERS, name, names
+from services.rules.variants import VariantConfig
+
+
+def next_system_events(table: TableState) -> list[DomainEvent]:
+    """The table's own next step, or nothing when a player must act."""
+    hand = table.hand
+    if hand is None or table.hand_over:
+        return []
+    config = table.variant
+    if hand.step == "deal":
+        hands, _ = deal(hand.wall, hand.dealer)
+        return [ev.TilesDealt(hands=(tuple(names(hands[0])), tuple(names(hands[1])), tuple(names(hands[2])), tuple(names(hands[3]))))]
+    if hand.step == "setup":
+        return setup_events(config, hand)
+    if hand.step == "ended":
+        return [_settlement(table, hand)]
+    change = _bao_change(config, hand)
+    if change:
+        return change
+    if hand.step in ("claims", "rob") and hand.window is not None and hand.window.complete:
+        return _close_window(table, hand)
+    if hand.step == "draw":
+        if drawable(config, hand) == 0:
+            return [ev.HandDrawn()]
+        return [ev.TileDrawn(seat=hand.turn, tile=name(peek_head(hand)), last_draws=in_last_draws(config, hand))]
+    if hand.step == "replace":
+        if drawable(config, hand) == 0:
+            return [ev.HandDrawn()]
+        return [ev.TileDrawn(seat=hand.turn, tile=name(peek_tail(hand)), from_tail=True)]
+    if hand.step == "discard":
+        return _on_turn(table, hand)
+    return []
+
+
+def _settlement(table: TableState, hand: HandState) -> DomainEvent:
+    return settle.hand_settled(table, hand, hand.wins)
+
+
+def visible_copies(hand: HandState, t: int) -> int:
+    """Copies of a tile in view: every discard pile and every meld shown face up."""
+    count = 0
+    for seat in hand.seats:
+        count += seat.discards.count(t)
+        for meld in seat.melds:
+            if meld.kind != "concealed_kong" or seat.is_open:
+                count += meld.tiles.count(t)
+    return count
+
+
+def _bao_change(config: VariantConfig, hand: HandState) -> list[DomainEvent]:
+    """换宝: three copies of the 宝 in view; the next 宝 is the last tile of the wall."""
+    if config.wildcard != "bao" or hand.bao is None or hand.step == "ended":
+        return []
+    if visible_copies(hand, hand.bao) < 3 or drawable(config, hand) == 0:
+        return []
+    return [ev.BaoChanged(old=name(hand.bao), new=name(peek_tail(hand)))]
+
+
+def _close_window(table: TableState, hand: HandState) -> list[DomainEvent]:
+    config = table.variant
+    window = hand.window
+    assert window is not None
+    taken = winning_claims(config, window)
+    if taken and taken[0][1].kind == "win":
+        claims = [settle.WinClaim(seat, window.tile, False, window.from_seat, window.robbing) for seat, _ in taken]
+        return [settle.hand_won(table, hand, claims)]
+    if window.robbing:  # nobody robbed the 补杠: its replacement comes now
+        return [ev.TileDrawn(seat=window.from_seat, tile=name(peek_tail(hand)), from_tail=True)]
+    if not taken:
+        return _draw_for((window.from_seat + 1) % 4, config, hand)
+    seat, claim = taken[0]
+    kind = {"ready_chi": "chi", "ready_pong": "pong"}.get(claim.kind, claim.kind)
+    used = claim.tiles if kind == "chi" else (window.tile,) * (2 if kind == "pong" else 3)
+    return [ev.TileClaimed(
+        seat=seat, kind=kind, tile=name(window.tile), from_seat=window.from_seat,  # type: ignore[arg-type]
+        tiles=tuple(names(used)), ready=claim.kind.startswith("ready_"),
+    )]
+
+
+def _draw_for(seat: int, config: VariantConfig, hand: HandState) -> list[DomainEvent]:
+    if drawable(config, hand) == 0:
+        return [ev.HandDrawn()]
+    return [ev.TileDrawn(seat=seat, tile=name(peek_head(hand)), last_draws=in_last_draws(config, hand))]
+
+
+def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
+    """補花 of a drawn flower, and the seats the system plays: last draws, 塘沽 after 听."""
+    config = table.variant
+    seat = hand.seat(hand.turn)
+    if seat.drawn is None:
+        return []
+    if seat.drawn in FLOWERS:
+        if drawable(config, hand) == 0:
+            return [ev.HandDrawn()]
+        return [ev.FlowerReplaced(seat=hand.turn, flower=name(seat.drawn), replacement=name(peek_tail(hand)))]
+    auto = hand.last_draws or (config.wildcard == "hun" and seat.ready is not None)
+    if not auto:
+        return []
+    if can_win(config, hand, hand.turn, seat.drawn, self_drawn=True):
+        return [settle.hand_won(table, hand, [settle.WinClaim(hand.turn, seat.drawn, True)])]
+    return [ev.TileDiscarded(seat=hand.turn, tile=name(seat.drawn), automatic=True)]

@@ -1,0 +1,72 @@
+"""Can a seat win on a tile, and may it declare 听: the engine's questions to the hand analysis."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from services.rules import ready as ready_rules
+from services.rules.melds import Meld
+from services.rules.shapes import is_complete, is_seven_pairs
+from services.rules.table.state import HandState
+from services.rules.tiles import NUM_KINDS, Tile
+from services.rules.variants import VariantConfig
+
+
+def split_wild(tiles: Iterable[Tile], wildcards: frozenset[Tile]) -> tuple[list[int], int]:
+    """Counts of the natural tiles, and how many wildcards stand apart."""
+    counts = [0] * NUM_KINDS
+    wild = 0
+    for t in tiles:
+        if t in wildcards:
+            wild += 1
+        else:
+            counts[t] += 1
+    return counts, wild
+
+
+def is_winning_shape(config: VariantConfig, tiles: Iterable[Tile], melds: tuple[Meld, ...], wildcards: frozenset[Tile]) -> bool:
+    counts, wild = split_wild(tiles, wildcards)
+    if is_complete(counts, wild):
+        return True
+    return config.seven_pairs and not melds and is_seven_pairs(counts, wild)
+
+
+def hand_waits(config: VariantConfig, tiles: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: frozenset[Tile]) -> list[Tile]:
+    return ready_rules.hand_waits(config, tiles, melds, wildcards)
+
+
+def may_declare_ready(config: VariantConfig, tiles: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: frozenset[Tile]) -> bool:
+    """May a seat holding these 3n+1 tiles declare 听 (the variant's conditions included).
+
+    The wait search is cheap and rules most hands out, so it runs before the conditions.
+    """
+    if not hand_waits(config, tiles, melds, wildcards):
+        return False
+    return ready_rules.can_declare_ready(config, tiles, melds, wildcards)
+
+
+def declarable_discards(config: VariantConfig, tiles: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: frozenset[Tile]) -> set[Tile]:
+    """The discards from 3n+2 tiles after which the seat may declare 听."""
+    found: set[Tile] = set()
+    for t in set(tiles):
+        rest = list(tiles)
+        rest.remove(t)
+        if may_declare_ready(config, tuple(rest), melds, wildcards):
+            found.add(t)
+    return found
+
+
+def can_win(config: VariantConfig, hand: HandState, seat_index: int, tile: Tile, self_drawn: bool) -> bool:
+    """May this seat declare 胡 with ``tile`` (drawn by itself, or discarded/robbed)."""
+    seat = hand.seat(seat_index)
+    if seat.xianggong:
+        return False
+    if config.ready_rule == "required" and seat.ready is None:
+        return False
+    if seat.ready == "open" and not self_drawn:
+        return False  # 明楼 wins by 自摸 only
+    if self_drawn and config.wildcard == "bao" and seat.ready is not None and tile == hand.bao:
+        return True  # 摸宝: the drawn 宝 stands for any tile the ready hand waits on
+    if not self_drawn and config.wildcard == "hun" and tile in hand.wildcards:
+        return False  # a discarded 混 cannot be claimed by anybody
+    return is_winning_shape(config, seat.concealed + (tile,), seat.melds, hand.wildcards)
