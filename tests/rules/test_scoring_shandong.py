@@ -6,6 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from services.rules.melds import Meld
 from services.rules.scoring.base import ScoringError, WinContext
@@ -287,3 +289,44 @@ def test_the_draw_order_starts_at_the_break_and_ends_with_the_tail() -> None:
 def test_a_die_shows_one_to_six(throw: tuple[int, int]) -> None:
     with pytest.raises(ValueError):
         wall_break(0, throw, (1, 1))
+
+
+# properties over random winning hands
+
+_set = st.one_of(
+    st.integers(0, 33).map(lambda t: [t, t, t]),
+    st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda sr: [sr[0] * 9 + sr[1] + k for k in range(3)]),
+)
+
+
+@st.composite
+def winning_hands(draw: st.DrawFn) -> list[int]:
+    tiles = [t for group in draw(st.lists(_set, min_size=4, max_size=4)) for t in group]
+    pair = draw(st.integers(0, 33))
+    tiles += [pair, pair]
+    assume(all(tiles.count(t) <= 4 for t in set(tiles)))
+    return tiles
+
+
+def _ctx(tiles: list[int], win_index: int, discarder: int | None) -> WinContext:
+    return WinContext(
+        variant="shandong", concealed=tuple(tiles[:win_index] + tiles[win_index + 1 :]), melds=(),
+        win_tile=tiles[win_index], self_drawn=discarder is None, seat=0, dealer=3, discarder=discarder,
+    )
+
+
+@given(winning_hands(), st.integers(0, 13), st.integers(0, 8))
+def test_a_self_draw_earns_three_times_what_the_same_win_on_a_discard_earns(
+    tiles: list[int], win_index: int, streak: int
+) -> None:
+    drawn = score(replace(_ctx(tiles, win_index, None), drawn_streak=streak))
+    dealt = score(replace(_ctx(tiles, win_index, 2), drawn_streak=streak))
+    assert drawn.payments[0] == 3 * dealt.payments[0]
+    assert drawn.payments[1:] == (dealt.payments[2],) * 3
+
+
+@given(winning_hands(), st.integers(0, 13))
+def test_tui_dao_he_stands_alone_and_only_when_nothing_else_holds(tiles: list[int], win_index: int) -> None:
+    s = score(_ctx(tiles, win_index, 1))
+    assert ("推倒和" in s.patterns) == (s.patterns == ("推倒和",))
+    assert s.fan >= 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from services.rules.melds import Meld
 from services.rules.scoring.base import ScoringError, WinContext
@@ -208,3 +210,57 @@ def test_an_added_kong_scores_as_an_exposed_kong() -> None:
 def test_a_hand_that_does_not_win_is_refused() -> None:
     with pytest.raises(ScoringError):
         score(win("456p78s99s567m", "1s", discarder=2, melds=CHI))
+
+
+def test_du_bao_holds_when_a_drawn_hun_fills_the_wait() -> None:
+    s = score(win("46m123p789p456s77z", "1z", dubao_declared=True))
+    assert "独抱" in s.patterns
+    assert "捉五" not in s.patterns
+    assert s.payments == (3 * (2 + 2 + 2 + 2), -8, -8, -8)  # 平和, 自摸, 门清 and 独抱 2 each
+
+
+# properties over random winning hands
+_set = st.one_of(
+    st.integers(0, 33).map(lambda t: [t, t, t]),
+    st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda sr: [sr[0] * 9 + sr[1] + k for k in range(3)]),
+)
+
+
+@st.composite
+def winning_hands(draw: st.DrawFn) -> list[int]:
+    tiles = [t for group in draw(st.lists(_set, min_size=4, max_size=4)) for t in group]
+    pair = draw(st.integers(0, 33))
+    tiles += [pair, pair]
+    assume(all(tiles.count(t) <= 4 for t in set(tiles)))
+    return tiles
+
+
+def _ctx(tiles: list[int], win_index: int, wildcards: frozenset[int], self_drawn: bool) -> WinContext:
+    win_tile = tiles[win_index]
+    concealed = tuple(tiles[:win_index] + tiles[win_index + 1 :])
+    return WinContext(
+        variant="tanggu", concealed=concealed, melds=(), win_tile=win_tile, self_drawn=self_drawn,
+        seat=0, dealer=0, discarder=None if self_drawn else 1, wildcards=wildcards,
+    )
+
+
+@given(winning_hands(), st.integers(0, 13), st.booleans())
+def test_any_hand_of_four_sets_and_a_pair_scores_at_least_ping_he(tiles: list[int], i: int, drawn: bool) -> None:
+    s = score(_ctx(tiles, i, frozenset(), drawn))
+    assert s.fan >= 2
+    assert "素和" in s.patterns
+    assert s.payments[0] == s.fan * (3 if drawn else 1)
+
+
+@given(winning_hands(), st.integers(0, 13), st.data())
+def test_a_hun_in_place_of_any_suited_tile_keeps_the_win_and_loses_su_he(
+    tiles: list[int], win_index: int, data: st.DataObject
+) -> None:
+    suited = [k for k, t in enumerate(tiles) if k != win_index and t < 27]
+    assume(suited)
+    hand = tiles[:]
+    hun = next(t for t in range(27, 34) if t not in tiles)  # a 混 kind no tile of the hand has
+    hand[data.draw(st.sampled_from(suited))] = hun
+    s = score(_ctx(hand, win_index, frozenset({hun}), True))
+    assert "素和" not in s.patterns
+    assert s.fan >= 4  # 平和 and 自摸 at least

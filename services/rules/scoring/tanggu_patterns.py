@@ -8,7 +8,10 @@ A ``TangguHand`` is one way of reading the winner's hand: which 混 stand for wh
   around it. 单钓: the winning tile (not a 混) is in the pair, with a natural copy or a 混.
 - 混钓: the pair is a 混 and the winning tile, i.e. the hand waited on a lone 混 (a drawn 混
   pairing a held 混 counts too).
-- 捉五: 坎张 or 单钓 (natural pair) on 五万; 004 names 五万 only (option ``zhuo_wu_tile``).
+- 独抱 is declared (报听), which the table checks when it is declared; here it also needs the win
+  to read as 坎张 or 单钓, or to be a drawn 混 (which fills any wait).
+- 捉五: 坎张 or 单钓 (natural pair) on a natural 五万; 004 names 五万 only (option
+  ``zhuo_wu_tile``); a drawn 混 read as 五万 is no 捉五.
 - 龙: 123, 456 and 789 of one suit as runs (吃 included); a group of three 混 can fill a missing
   run, and 混 inside a run fill its gaps.
 - 缺门: every missing suit of m/p/s; natural tiles and melds show their suit, a 混 shows the
@@ -90,8 +93,8 @@ def dan_diao(h: TangguHand) -> bool:
 
 
 def du_bao(h: TangguHand) -> bool:
-    """独抱: declared, and the win is on a 坎张 or a 单钓."""
-    return h.ctx.dubao_declared and (kan_zhang(h) or dan_diao(h))
+    """独抱: declared, and the win is on a 坎张 or a 单钓, or on a drawn 混 that fills it."""
+    return h.ctx.dubao_declared and (h.win_wild or kan_zhang(h) or dan_diao(h))
 
 
 def zhuo_wu(h: TangguHand) -> bool:
