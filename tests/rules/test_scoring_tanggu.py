@@ -264,3 +264,16 @@ def test_a_hun_in_place_of_any_suited_tile_keeps_the_win_and_loses_su_he(
     s = score(_ctx(hand, win_index, frozenset({hun}), True))
     assert "素和" not in s.patterns
     assert s.fan >= 4  # 平和 and 自摸 at least
+
+
+def test_a_fengtou_kong_laid_down_as_a_meld_keeps_men_qing_and_scores_as_its_kind() -> None:
+    dragons = Meld("kong", tuple(parse_tiles("567z")))
+    winds = Meld("concealed_kong", tuple(parse_tiles("1234z")))
+    s = score(win("123m456p7s3z99s", "8s", discarder=1, melds=(dragons,), wildcards=frozenset({tile("3z")})))
+    assert "门清" in s.patterns
+    assert kong_scores(((dragons, winds), (), (), ())) == (18, -6, -6, -6)
+
+
+def test_an_added_kong_breaks_men_qing() -> None:
+    added = Meld("added_kong", tuple(parse_tiles("9999p")), tile("9p"), 2)
+    assert "门清" not in score(win("123m456p7s1z99s", "8s", discarder=1, melds=(added,))).patterns

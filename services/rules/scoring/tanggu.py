@@ -11,10 +11,12 @@
 - A 相公 seat cannot win (``ScoringError``), nor can anyone win on a discarded 混.
 - 乱将 by default; ``pair_258_only`` allows only a 2, 5 or 8 as the pair (七小对 has no 将).
 - Kong 局分 (明杠 2, 暗杠 4; 风头杠: 中发白 as a 明杠, 东南西北 as an 暗杠) are paid to each
-  konger by each other seat at the end of a won hand: ``kong_scores``, kept out of ``score``
-  because the 风头杠 are not in the WinContext; the caller adds both.
-- The hand size is checked leniently: the concealed tiles and the winning tile form 3n+2 and
-  n + melds ≤ 4, the rest being 风头杠 the WinContext does not carry.
+  konger by each other seat at the end of a won hand: ``kong_scores``, apart from ``score``
+  since they belong to the hand, not to the win. A 风头杠 laid down as a meld (中发白 a ``kong``
+  of three tiles, 东南西北 a ``concealed_kong``) is counted by its kind; ``special_kongs`` is
+  for callers that keep them apart from the melds.
+- The hand size: the concealed tiles and the winning tile form 3n+2 and n + melds = 4 (a
+  风头杠 meld is one of the four sets); callers keeping 风头杠 apart may pass fewer melds.
 """
 
 from __future__ import annotations

@@ -18,7 +18,9 @@ A ``TangguHand`` is one way of reading the winner's hand: which 混 stand for wh
   suit of the tile it stands for, and a group of only 混 stands for a suit already shown (the
   best for the winner) or, when none is, for one suit.
 - 素和: no 混 anywhere in the hand, melds included.
-- 门清: no 吃, 碰 or 明杠; an 暗杠 keeps it. (风头杠 are not in the WinContext and never count.)
+- 门清: no tile claimed from another seat (no 吃, 碰, 明杠 or 补杠); an 暗杠 keeps it, and so does
+  a 风头杠, which the table lays down as a meld without a claimed tile (中发白 as a ``kong`` of
+  three tiles, 东南西北 as a ``concealed_kong``): it is declared from the seat's own hand.
 """
 
 from __future__ import annotations
@@ -130,8 +132,8 @@ def qi_xiao_dui(h: TangguHand) -> bool:
 
 
 def men_qing(h: TangguHand) -> bool:
-    """门清: nothing claimed; an 暗杠 keeps the hand closed."""
-    return all(m.kind == "concealed_kong" for m in h.ctx.melds)
+    """门清: no tile claimed from another seat; 暗杠 and 风头杠 keep the hand closed."""
+    return all(m.claimed is None and m.kind != "added_kong" for m in h.ctx.melds)
 
 
 def missing_suits(h: TangguHand) -> int:
