@@ -21,9 +21,10 @@ def reserved(config: VariantConfig, hand: HandState) -> int:
 
 def drawable(config: VariantConfig, hand: HandState) -> int:
     """Tiles still to be drawn in turn (the 宝 already set aside; the 混 indicator excluded)."""
-    left = hand.tail - hand.head - reserved(config, hand)
-    if hand.indicator_index is not None and hand.head <= hand.indicator_index < hand.tail:
-        left -= 1
+    end = hand.tail - reserved(config, hand)
+    left = end - hand.head
+    if hand.indicator_index is not None and hand.head <= hand.indicator_index < end:
+        left -= 1  # the indicator stays where it lies; it is never drawn
     return max(left, 0)
 
 

@@ -1,0 +1,62 @@
+"""``paiju``: the command-line tool of the table service.
+
+Each subcommand lives in a module of its own; this file only routes. The contracts of
+``paiju rules analyze|score`` and ``paiju simulate`` are stable: support staff and checks use them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from services.cli import rules_cmd
+
+    if args.action == "analyze":
+        return rules_cmd.analyze_main(sys.stdin, sys.stdout)
+    return rules_cmd.score_main(sys.stdin, sys.stdout)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from services.cli import simulate_cmd
+
+    return simulate_cmd.main(args)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from services.cli import play_cmd
+
+    return play_cmd.main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="paiju", description="Paiju (牌局): the mahjong table service")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    rules = sub.add_parser("rules", help="hand analysis and scoring, JSON on stdin and stdout")
+    rules.add_argument("action", choices=["analyze", "score"])
+    rules.set_defaults(run=_rules)
+
+    simulate = sub.add_parser("simulate", help="play hands with bots and check every invariant")
+    from services.cli import simulate_cmd
+
+    simulate_cmd.add_arguments(simulate)
+    simulate.set_defaults(run=_simulate)
+
+    play = sub.add_parser("play", help="play one whole hand with bots and print it move by move")
+    play.add_argument("--variant", default="harbin")
+    play.add_argument("--seed", default="paiju-demo-0001")
+    play.set_defaults(run=_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
