@@ -32,7 +32,9 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="paiju", description="Paiju (牌局): the mahjong table service")
+    parser = argparse.ArgumentParser(
+        prog="paiju", description="Paiju (牌局): the mahjong table service"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     rules = sub.add_parser("rules", help="hand analysis and scoring, JSON on stdin and stdout")

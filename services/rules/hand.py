@@ -40,7 +40,9 @@ def readings(counts: list[int] | tuple[int, ...], wild: int = 0) -> list[Reading
     return sorted(found)
 
 
-def _search(work: list[int], wild: int, have_pair: bool, groups: list[Group], found: set[Reading]) -> None:
+def _search(
+    work: list[int], wild: int, have_pair: bool, groups: list[Group], found: set[Reading]
+) -> None:
     i = next((k for k, c in enumerate(work) if c), -1)
     if i < 0:
         _finish_with_wildcards(wild, have_pair, groups, found)
@@ -85,8 +87,13 @@ def _search(work: list[int], wild: int, have_pair: bool, groups: list[Group], fo
 
 
 def _try_run_variants(
-    work: list[int], wild: int, have_pair: bool, groups: list[Group], found: set[Reading],
-    run: tuple[int, int, int], i: int,
+    work: list[int],
+    wild: int,
+    have_pair: bool,
+    groups: list[Group],
+    found: set[Reading],
+    run: tuple[int, int, int],
+    i: int,
 ) -> None:
     """A run holding tile ``i``; each higher member is real or a wildcard, both tried."""
     options: list[list[bool]] = [[]]
@@ -101,18 +108,20 @@ def _try_run_variants(
         need = real_mask.count(False)
         if need > wild:
             continue
-        for t, real in zip(run, real_mask):
+        for t, real in zip(run, real_mask, strict=True):
             if real:
                 work[t] -= 1
         groups.append(Group("run", run, need))
         _search(work, wild - need, have_pair, groups, found)
         groups.pop()
-        for t, real in zip(run, real_mask):
+        for t, real in zip(run, real_mask, strict=True):
             if real:
                 work[t] += 1
 
 
-def _finish_with_wildcards(wild: int, have_pair: bool, groups: list[Group], found: set[Reading]) -> None:
+def _finish_with_wildcards(
+    wild: int, have_pair: bool, groups: list[Group], found: set[Reading]
+) -> None:
     """Leftover wildcards form sets (and the pair) among themselves."""
     extra: list[Group] = []
     if not have_pair:

@@ -11,7 +11,7 @@ wildcards held, already removed from ``counts``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 from services.rules.tiles import NUM_KINDS, Tile
 
@@ -19,7 +19,7 @@ _INF = 99
 _GROUPS = ((0, 9), (9, 18), (18, 27))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_need(key: tuple[int, ...], with_pair: bool) -> int:
     """Fewest wildcards that turn a suit into sets (and one pair when ``with_pair``)."""
     i = next((k for k, c in enumerate(key) if c), -1)
@@ -124,7 +124,7 @@ def waits(counts: Sequence[int], wild: int = 0, seven_pairs: bool = False) -> li
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_completions(key: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Ranks that complete a suit into sets, and into sets plus a pair."""
     into_sets: list[int] = []

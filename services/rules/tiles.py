@@ -52,15 +52,21 @@ def parse_tiles(text: str) -> list[Tile]:
                 "tiles are digits followed by one of m, p, s, z, f"
             )
         if not digits:
-            raise TileParseError(f"suit letter {char!r} at position {position} has no digits before it in {text!r}")
+            raise TileParseError(
+                f"suit letter {char!r} at position {position} has no digits before it in {text!r}"
+            )
         for digit in digits:
             rank = int(digit)
             if not 1 <= rank <= _SUIT_SIZE[char]:
-                raise TileParseError(f"{digit}{char} is not a tile (ranks of {char} run 1–{_SUIT_SIZE[char]}) in {text!r}")
+                raise TileParseError(
+                    f"{digit}{char} is not a tile (ranks of {char} run 1–{_SUIT_SIZE[char]}) in {text!r}"
+                )
             tiles.append(_SUIT_OFFSET[char] + rank - 1)
         digits = []
     if digits:
-        raise TileParseError(f"digits {''.join(digits)!r} at the end of {text!r} have no suit letter")
+        raise TileParseError(
+            f"digits {''.join(digits)!r} at the end of {text!r} have no suit letter"
+        )
     return tiles
 
 

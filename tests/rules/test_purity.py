@@ -6,8 +6,26 @@ from pathlib import Path
 import pytest
 
 RULES = Path(__file__).resolve().parents[2] / "services" / "rules"
-FORBIDDEN = {"celery", "kombu", "redis", "psycopg", "psycopg_pool", "structlog", "socket", "sqlite3", "requests", "httpx", "subprocess"}
-ENGINE_EVENT_MODULES = ("events.base", "events.hand", "events.types", "events.registry", "events.envelope")
+FORBIDDEN = {
+    "celery",
+    "kombu",
+    "redis",
+    "psycopg",
+    "psycopg_pool",
+    "structlog",
+    "socket",
+    "sqlite3",
+    "requests",
+    "httpx",
+    "subprocess",
+}
+ENGINE_EVENT_MODULES = (
+    "events.base",
+    "events.hand",
+    "events.types",
+    "events.registry",
+    "events.envelope",
+)
 
 
 def _imports(path: Path) -> set[str]:
@@ -21,7 +39,9 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted(RULES.rglob("*.py")), ids=lambda p: str(p.relative_to(RULES)))
+@pytest.mark.parametrize(
+    "path", sorted(RULES.rglob("*.py")), ids=lambda p: str(p.relative_to(RULES))
+)
 def test_rules_module_imports_no_io_library(path: Path) -> None:
     roots = {name.split(".")[0] for name in _imports(path)}
     assert not roots & FORBIDDEN, f"{path.name} imports {sorted(roots & FORBIDDEN)}"
@@ -41,7 +61,10 @@ def test_importing_the_engine_loads_no_io_library() -> None:
 
     code = (
         "import sys; import services.rules.table, services.rules.scoring.registry; "
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in %r); print(','.join(bad))" % (FORBIDDEN - {"subprocess", "socket"})
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in %r); print(','.join(bad))"
+        % (FORBIDDEN - {"subprocess", "socket"})
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "", f"importing the engine loaded {out}"

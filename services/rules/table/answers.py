@@ -10,7 +10,14 @@ from services.rules.table.guards import hand_in_play, refuse
 from services.rules.table.state import ClaimWindow, HandState, TableState
 from services.rules.tiles import name, names, tile
 
-_WORDS = {"win": "胡", "chi": "吃", "pong": "碰", "kong": "明杠", "ready_chi": "吃听", "ready_pong": "碰 as 吃听"}
+_WORDS = {
+    "win": "胡",
+    "chi": "吃",
+    "pong": "碰",
+    "kong": "明杠",
+    "ready_chi": "吃听",
+    "ready_pong": "碰 as 吃听",
+}
 
 
 def _window(table: TableState, seat: int) -> tuple[HandState, ClaimWindow]:
@@ -28,7 +35,9 @@ def _window(table: TableState, seat: int) -> tuple[HandState, ClaimWindow]:
 def _allowed(window: ClaimWindow, seat: int, kind: str) -> None:
     if kind not in window.options_of(seat):
         options = ", ".join(_WORDS[k] for k in window.options_of(seat))
-        raise refuse(f"seat {seat} cannot {_WORDS[kind]} {name(window.tile)}; it may: {options}, or pass")
+        raise refuse(
+            f"seat {seat} cannot {_WORDS[kind]} {name(window.tile)}; it may: {options}, or pass"
+        )
 
 
 def declare_win(table: TableState, cmd: DeclareWin) -> list[DomainEvent]:
@@ -44,9 +53,15 @@ def chow(table: TableState, cmd: Chow) -> list[DomainEvent]:
     pair = tuple(sorted(tile(t) for t in cmd.tiles))
     options = chow_options(window.tile, hand.seat(cmd.seat).concealed)
     if pair not in options:
-        raise refuse(f"{' '.join(cmd.tiles)} do not make a run with {name(window.tile)} from seat {cmd.seat}'s hand")
-    if cmd.ready and not claim_readies(table.variant, hand, cmd.seat, "chi", window.tile, (pair[0], pair[1])):
-        raise refuse("吃听 needs a 吃 after which a discard leaves the hand ready; this one does not")
+        raise refuse(
+            f"{' '.join(cmd.tiles)} do not make a run with {name(window.tile)} from seat {cmd.seat}'s hand"
+        )
+    if cmd.ready and not claim_readies(
+        table.variant, hand, cmd.seat, "chi", window.tile, (pair[0], pair[1])
+    ):
+        raise refuse(
+            "吃听 needs a 吃 after which a discard leaves the hand ready; this one does not"
+        )
     return [ev.ClaimAnswered(seat=cmd.seat, claim=kind, tiles=tuple(names(pair)))]
 
 

@@ -39,7 +39,14 @@ def _without(tiles: tuple[Tile, ...], remove: tuple[Tile, ...]) -> tuple[Tile, .
     return tuple(rest)
 
 
-def claim_readies(config: VariantConfig, hand: HandState, seat_index: int, kind: str, tile: Tile, used: tuple[Tile, ...]) -> bool:
+def claim_readies(
+    config: VariantConfig,
+    hand: HandState,
+    seat_index: int,
+    kind: str,
+    tile: Tile,
+    used: tuple[Tile, ...],
+) -> bool:
     """吃听: after this claim, some discard leaves the seat ready."""
     seat = hand.seat(seat_index)
     rest = _without(seat.concealed, used)
@@ -47,7 +54,14 @@ def claim_readies(config: VariantConfig, hand: HandState, seat_index: int, kind:
     return bool(declarable_discards(config, rest, seat.melds + (meld,), hand.wildcards))
 
 
-def claim_options(config: VariantConfig, hand: HandState, seat_index: int, from_seat: int, tile: Tile, robbing: bool) -> tuple[str, ...]:
+def claim_options(
+    config: VariantConfig,
+    hand: HandState,
+    seat_index: int,
+    from_seat: int,
+    tile: Tile,
+    robbing: bool,
+) -> tuple[str, ...]:
     seat = hand.seat(seat_index)
     kinds: list[str] = []
     if can_win(config, hand, seat_index, tile, self_drawn=False):
@@ -58,31 +72,41 @@ def claim_options(config: VariantConfig, hand: HandState, seat_index: int, from_
         return tuple(kinds)
     held = seat.concealed.count(tile)
     if seat.ready is not None:
-        if held == 3 and kong_keeps_ready(config, hand, seat_index, _without(seat.concealed, (tile,) * 3)):
+        if held == 3 and kong_keeps_ready(
+            config, hand, seat_index, _without(seat.concealed, (tile,) * 3)
+        ):
             kinds.append("kong")
         return tuple(kinds)
     if held == 3 and replacement_available(config, hand):
         kinds.append("kong")
     if held >= 2:
         kinds.append("pong")
-        if "pong" in config.ready_claim_kinds and claim_readies(config, hand, seat_index, "pong", tile, (tile, tile)):
+        if "pong" in config.ready_claim_kinds and claim_readies(
+            config, hand, seat_index, "pong", tile, (tile, tile)
+        ):
             kinds.append("ready_pong")
     chows = chow_options(tile, seat.concealed)
     if chows and seat_index == (from_seat + 1) % 4:
         kinds.append("chi")
-    if "chi" in config.ready_claim_kinds and any(claim_readies(config, hand, seat_index, "chi", tile, pair) for pair in chows):
+    if "chi" in config.ready_claim_kinds and any(
+        claim_readies(config, hand, seat_index, "chi", tile, pair) for pair in chows
+    ):
         kinds.append("ready_chi")
     return tuple(kinds)
 
 
-def kong_keeps_ready(config: VariantConfig, hand: HandState, seat_index: int, rest: tuple[Tile, ...]) -> bool:
+def kong_keeps_ready(
+    config: VariantConfig, hand: HandState, seat_index: int, rest: tuple[Tile, ...]
+) -> bool:
     """A kong after 听 only where the variant allows it and the hand still waits after it."""
     if config.kong_after_ready != "if_still_ready" or not replacement_available(config, hand):
         return False
     return bool(hand_waits(config, rest, hand.seat(seat_index).melds, hand.wildcards))
 
 
-def open_window(config: VariantConfig, hand: HandState, from_seat: int, tile: Tile, robbing: bool = False) -> ClaimWindow | None:
+def open_window(
+    config: VariantConfig, hand: HandState, from_seat: int, tile: Tile, robbing: bool = False
+) -> ClaimWindow | None:
     options = []
     for seat in seats_after(from_seat):
         kinds = claim_options(config, hand, seat, from_seat, tile, robbing)
@@ -95,7 +119,11 @@ def open_window(config: VariantConfig, hand: HandState, from_seat: int, tile: Ti
 
 def winning_claims(config: VariantConfig, window: ClaimWindow) -> list[tuple[int, Claim]]:
     """The claims taken: the highest class wins, nearest seat first (all wins on 一炮多响)."""
-    made = [(seat, claim) for seat in seats_after(window.from_seat) if (claim := window.answer_of(seat)) and claim.kind != "pass"]
+    made = [
+        (seat, claim)
+        for seat in seats_after(window.from_seat)
+        if (claim := window.answer_of(seat)) and claim.kind != "pass"
+    ]
     for cls in config.claim_classes:
         in_class = [(seat, claim) for seat, claim in made if claim.kind in cls]
         if not in_class:

@@ -98,7 +98,15 @@ class RaiseWildPair(Command):
 
 
 AnyCommand = Annotated[
-    OpenTable | StartHand | DiscardTile | Chow | Pung | Kong | DeclareWin | PassClaim
-    | DeclareHonourKong | RaiseWildPair,
+    OpenTable
+    | StartHand
+    | DiscardTile
+    | Chow
+    | Pung
+    | Kong
+    | DeclareWin
+    | PassClaim
+    | DeclareHonourKong
+    | RaiseWildPair,
     Field(discriminator="command"),
 ]

@@ -43,7 +43,9 @@ def random_seat(seed: str) -> int:
     return _rng(seed, "dealer").randrange(4)
 
 
-def wall_in_draw_order(config: VariantConfig, wall: tuple[Tile, ...], dice: tuple[int, ...], dealer: int) -> tuple[Tile, ...]:
+def wall_in_draw_order(
+    config: VariantConfig, wall: tuple[Tile, ...], dice: tuple[int, ...], dealer: int
+) -> tuple[Tile, ...]:
     """Open the shuffled wall where the dice say: the draw order starts at the break.
 
     山东 counts its break as ``002`` describes (``shandong_dice``). Elsewhere the first roll

@@ -16,8 +16,17 @@ from events import hand as ev
 from events.base import DomainEvent
 from services.rules.table import answers, turn
 from services.rules.table.commands import (
-    Chow, Command, DeclareHonourKong, DeclareWin, DiscardTile, Kong, OpenTable, PassClaim, Pung,
-    RaiseWildPair, StartHand,
+    Chow,
+    Command,
+    DeclareHonourKong,
+    DeclareWin,
+    DiscardTile,
+    Kong,
+    OpenTable,
+    PassClaim,
+    Pung,
+    RaiseWildPair,
+    StartHand,
 )
 from services.rules.table.deal import full_set, random_seat, roll_dice
 from services.rules.table.evolve import evolve
@@ -39,7 +48,15 @@ def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
         get_variant(cmd.variant)
     except UnknownVariantError as error:
         raise refuse(str(error)) from None
-    return [ev.TableOpened(table_id=cmd.table_id, variant=cmd.variant, players=cmd.players, base_stake=cmd.base_stake, options=cmd.options)]
+    return [
+        ev.TableOpened(
+            table_id=cmd.table_id,
+            variant=cmd.variant,
+            players=cmd.players,
+            base_stake=cmd.base_stake,
+            options=cmd.options,
+        )
+    ]
 
 
 def start_hand(table: TableState, cmd: StartHand) -> list[DomainEvent]:
@@ -56,14 +73,16 @@ def start_hand(table: TableState, cmd: StartHand) -> list[DomainEvent]:
     dice = cmd.dice if cmd.dice is not None else roll_dice(source, config.dice_count)
     if len(dice) != config.dice_count or not all(1 <= d <= 6 for d in dice):
         raise refuse(f"{config.name} rolls {config.dice_count} dice of 1–6, got {list(dice)}")
-    return [ev.HandStarted(
-        hand_number=table.series.hands_played + 1,
-        dealer=_dealer(table, cmd, source),
-        dice=tuple(dice),
-        seed=cmd.seed,
-        seed_commitment=hashlib.sha256(cmd.seed.encode()).hexdigest() if cmd.seed else None,
-        wall=cmd.wall,
-    )]
+    return [
+        ev.HandStarted(
+            hand_number=table.series.hands_played + 1,
+            dealer=_dealer(table, cmd, source),
+            dice=tuple(dice),
+            seed=cmd.seed,
+            seed_commitment=hashlib.sha256(cmd.seed.encode()).hexdigest() if cmd.seed else None,
+            wall=cmd.wall,
+        )
+    ]
 
 
 def _dealer(table: TableState, cmd: StartHand, source: str) -> int:
@@ -102,9 +121,13 @@ _HANDLERS: dict[type[Command], Callable[[TableState, Any], list[DomainEvent]]] =
 
 def _route(table: TableState, command: Command) -> list[DomainEvent]:
     """胡 and 杠 mean different things in a claim window and on one's own turn."""
-    in_window = table.hand is not None and table.hand.step in ("claims", "rob") and not table.hand_over
+    in_window = (
+        table.hand is not None and table.hand.step in ("claims", "rob") and not table.hand_over
+    )
     if isinstance(command, DeclareWin):
-        return answers.declare_win(table, command) if in_window else turn.declare_win(table, command)
+        return (
+            answers.declare_win(table, command) if in_window else turn.declare_win(table, command)
+        )
     if isinstance(command, Kong):
         return answers.kong(table, command) if in_window else turn.kong(table, command)
     handler = _HANDLERS.get(type(command))

@@ -17,7 +17,11 @@ from services.rules.table.state import Claim, HandState, SeatState, Series, Tabl
 from services.rules.table.walls import in_last_draws, next_head, next_tail
 from services.rules.tiles import tile as parse_one
 
-_T = {f"{r}{s}": parse_one(f"{r}{s}") for s, n in (("m", 9), ("p", 9), ("s", 9), ("z", 7), ("f", 8)) for r in range(1, n + 1)}
+_T = {
+    f"{r}{s}": parse_one(f"{r}{s}")
+    for s, n in (("m", 9), ("p", 9), ("s", 9), ("z", 7), ("f", 8))
+    for r in range(1, n + 1)
+}
 
 
 def t(name: str) -> int:
@@ -40,8 +44,12 @@ def _with_hand(table: TableState, hand: HandState) -> TableState:
 
 def _table_opened(table: TableState, e: ev.TableOpened) -> TableState:
     return TableState(
-        table_id=e.table_id, variant_id=e.variant, players=e.players, base_stake=e.base_stake,
-        options=tuple(sorted(e.options.items())), series=Series(),
+        table_id=e.table_id,
+        variant_id=e.variant,
+        players=e.players,
+        base_stake=e.base_stake,
+        options=tuple(sorted(e.options.items())),
+        series=Series(),
     )
 
 
@@ -53,11 +61,21 @@ def _hand_started(table: TableState, e: ev.HandStarted) -> TableState:
         assert e.seed is not None
         wall = wall_in_draw_order(config, shuffled_wall(config, e.seed), e.dice, e.dealer)
     hand = HandState(
-        number=e.hand_number, dealer=e.dealer, dice=e.dice, wall=wall, head=0, tail=len(wall),
-        seats=(SeatState(), SeatState(), SeatState(), SeatState()), turn=e.dealer, step="deal", seed=e.seed,
+        number=e.hand_number,
+        dealer=e.dealer,
+        dice=e.dice,
+        wall=wall,
+        head=0,
+        tail=len(wall),
+        seats=(SeatState(), SeatState(), SeatState(), SeatState()),
+        turn=e.dealer,
+        step="deal",
+        seed=e.seed,
     )
     huangfan = counters.huangfan_at_start(config, table.series.huangfan, e.dice)
-    return replace(table, hand=hand, hand_over=False, series=replace(table.series, huangfan=huangfan))
+    return replace(
+        table, hand=hand, hand_over=False, series=replace(table.series, huangfan=huangfan)
+    )
 
 
 def _after_setup(table: TableState, hand: HandState) -> TableState:
@@ -77,7 +95,10 @@ def _tiles_dealt(table: TableState, e: ev.TilesDealt) -> TableState:
         else:
             seats.append(SeatState(concealed=tuple(sorted(tiles))))
     head = sum(len(h) for h in e.hands)
-    return _after_setup(table, replace(hand, seats=(seats[0], seats[1], seats[2], seats[3]), head=head, step="setup"))
+    return _after_setup(
+        table,
+        replace(hand, seats=(seats[0], seats[1], seats[2], seats[3]), head=head, step="setup"),
+    )
 
 
 def _bao_set_aside(table: TableState, e: ev.BaoSetAside) -> TableState:
@@ -90,21 +111,32 @@ def _bao_changed(table: TableState, e: ev.BaoChanged) -> TableState:
     dealer = hand.seat(hand.dealer)
     hand = hand.with_seat(hand.dealer, replace(dealer, discards=dealer.discards + (t(e.old),)))
     if e.new is None:
-        return _with_hand(table, replace(hand, bao=None, bao_history=hand.bao_history + (t(e.old),)))
-    return _with_hand(table, replace(hand, bao=t(e.new), bao_history=hand.bao_history + (t(e.old),), tail=next_tail(hand)))
+        return _with_hand(
+            table, replace(hand, bao=None, bao_history=hand.bao_history + (t(e.old),))
+        )
+    return _with_hand(
+        table,
+        replace(
+            hand, bao=t(e.new), bao_history=hand.bao_history + (t(e.old),), tail=next_tail(hand)
+        ),
+    )
 
 
 def _wildcards_revealed(table: TableState, e: ev.WildcardsRevealed) -> TableState:
     hand = _hand(table)
     index = len(hand.wall) - e.position_from_end
-    return _after_setup(table, replace(hand, wildcards=frozenset(ts(e.wildcards)), indicator_index=index))
+    return _after_setup(
+        table, replace(hand, wildcards=frozenset(ts(e.wildcards)), indicator_index=index)
+    )
 
 
 def _flower_replaced(table: TableState, e: ev.FlowerReplaced) -> TableState:
     hand = _hand(table)
     seat = seat_ops.replace_flower(hand.seat(e.seat), t(e.flower), t(e.replacement))
     in_play = hand.seat(e.seat).drawn == t(e.flower)
-    hand = replace(hand.with_seat(e.seat, seat), tail=next_tail(hand), tail_draws=hand.tail_draws + 1)
+    hand = replace(
+        hand.with_seat(e.seat, seat), tail=next_tail(hand), tail_draws=hand.tail_draws + 1
+    )
     return _after_setup(table, replace(hand, after_kong=hand.after_kong or in_play))
 
 
@@ -113,10 +145,18 @@ def _tile_drawn(table: TableState, e: ev.TileDrawn) -> TableState:
     seat = replace(hand.seat(e.seat), drawn=t(e.tile), has_drawn=True)
     hand = hand.with_seat(e.seat, seat)
     if e.from_tail:
-        hand = replace(hand, tail=next_tail(hand), tail_draws=hand.tail_draws + 1, after_kong=True, pending_kong=None)
+        hand = replace(
+            hand,
+            tail=next_tail(hand),
+            tail_draws=hand.tail_draws + 1,
+            after_kong=True,
+            pending_kong=None,
+        )
     else:
         hand = replace(hand, head=next_head(hand) + 1, after_kong=False, kong_fed_by=None)
-    return _with_hand(table, replace(hand, turn=e.seat, step="discard", window=None, last_draws=e.last_draws))
+    return _with_hand(
+        table, replace(hand, turn=e.seat, step="discard", window=None, last_draws=e.last_draws)
+    )
 
 
 def _tile_discarded(table: TableState, e: ev.TileDiscarded) -> TableState:
@@ -125,9 +165,14 @@ def _tile_discarded(table: TableState, e: ev.TileDiscarded) -> TableState:
     seat = seat_ops.discard(hand.seat(e.seat), tile, e.ready, tile in hand.wildcards)
     hand = replace(hand.with_seat(e.seat, seat), after_kong=False, kong_fed_by=None)
     config = table.variant
-    window = None if e.automatic and in_last_draws(config, hand) else open_window(config, hand, e.seat, tile)
-    step = "claims" if window else "draw"
-    return _with_hand(table, replace(hand, window=window, step=step, turn=e.seat if window else (e.seat + 1) % 4))
+    window = (
+        None
+        if e.automatic and in_last_draws(config, hand)
+        else open_window(config, hand, e.seat, tile)
+    )
+    if window is not None:
+        return _with_hand(table, replace(hand, window=window, step="claims", turn=e.seat))
+    return _with_hand(table, replace(hand, window=None, step="draw", turn=(e.seat + 1) % 4))
 
 
 def _claim_answered(table: TableState, e: ev.ClaimAnswered) -> TableState:
@@ -160,7 +205,12 @@ def _kong_declared(table: TableState, e: ev.KongDeclared) -> TableState:
     if e.replacement is not None:  # 风头杠 before the first draw: the replacement joins the hand
         taker = hand.seat(e.seat)
         taker = replace(taker, concealed=tuple(sorted(taker.concealed + (t(e.replacement),))))
-        return _with_hand(table, replace(hand.with_seat(e.seat, taker), tail=next_tail(hand), tail_draws=hand.tail_draws + 1))
+        return _with_hand(
+            table,
+            replace(
+                hand.with_seat(e.seat, taker), tail=next_tail(hand), tail_draws=hand.tail_draws + 1
+            ),
+        )
     config = table.variant
     if e.kind == "added_kong" and config.robbable_added_kong:
         window = open_window(config, hand, e.seat, tiles[0], robbing=True)
@@ -178,7 +228,10 @@ def _wildcard_set_aside(table: TableState, e: ev.WildcardSetAside) -> TableState
     hand = _hand(table)
     seat = hand.seat(e.seat)
     seat = replace(seat, drawn=None, set_aside=seat.set_aside + (t(e.tile),))
-    return _with_hand(table, replace(hand.with_seat(e.seat, seat), step="draw", turn=(e.seat + 1) % 4, after_kong=False))
+    return _with_hand(
+        table,
+        replace(hand.with_seat(e.seat, seat), step="draw", turn=(e.seat + 1) % 4, after_kong=False),
+    )
 
 
 def _hand_won(table: TableState, e: ev.HandWon) -> TableState:
@@ -192,23 +245,38 @@ def _hand_drawn(table: TableState, e: ev.HandDrawn) -> TableState:
 
 def _hand_settled(table: TableState, e: ev.HandSettled) -> TableState:
     series = table.series
-    scores = tuple(s + p + k for s, p, k in zip(series.scores, e.payments, e.kong_payments))
-    levels = tuple(s + d for s, d in zip(series.level_scores, e.level_scores))
+    scores = tuple(s + p + k for s, p, k in zip(series.scores, e.payments, e.kong_payments, strict=True))
+    levels = tuple(s + d for s, d in zip(series.level_scores, e.level_scores, strict=True))
     series = replace(
-        series, next_dealer=e.next_dealer, drawn_streak=e.drawn_streak, huangfan=e.huangfan,
-        scores=(scores[0], scores[1], scores[2], scores[3]), level_scores=(levels[0], levels[1], levels[2], levels[3]),
+        series,
+        next_dealer=e.next_dealer,
+        drawn_streak=e.drawn_streak,
+        huangfan=e.huangfan,
+        scores=(scores[0], scores[1], scores[2], scores[3]),
+        level_scores=(levels[0], levels[1], levels[2], levels[3]),
         hands_played=series.hands_played + 1,
     )
     return replace(table, series=series, hand_over=True)
 
 
 _APPLY: dict[str, Callable[[TableState, Any], TableState]] = {
-    "table_opened": _table_opened, "hand_started": _hand_started, "tiles_dealt": _tiles_dealt,
-    "bao_set_aside": _bao_set_aside, "bao_changed": _bao_changed, "wildcards_revealed": _wildcards_revealed,
-    "flower_replaced": _flower_replaced, "tile_drawn": _tile_drawn, "tile_discarded": _tile_discarded,
-    "claim_answered": _claim_answered, "tile_claimed": _tile_claimed, "kong_declared": _kong_declared,
-    "hand_shown": _hand_shown, "wildcard_set_aside": _wildcard_set_aside, "hand_won": _hand_won,
-    "hand_drawn": _hand_drawn, "hand_settled": _hand_settled,
+    "table_opened": _table_opened,
+    "hand_started": _hand_started,
+    "tiles_dealt": _tiles_dealt,
+    "bao_set_aside": _bao_set_aside,
+    "bao_changed": _bao_changed,
+    "wildcards_revealed": _wildcards_revealed,
+    "flower_replaced": _flower_replaced,
+    "tile_drawn": _tile_drawn,
+    "tile_discarded": _tile_discarded,
+    "claim_answered": _claim_answered,
+    "tile_claimed": _tile_claimed,
+    "kong_declared": _kong_declared,
+    "hand_shown": _hand_shown,
+    "wildcard_set_aside": _wildcard_set_aside,
+    "hand_won": _hand_won,
+    "hand_drawn": _hand_drawn,
+    "hand_settled": _hand_settled,
 }
 
 

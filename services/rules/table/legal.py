@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from services.rules.table.claims import chow_options
 from services.rules.table.commands import (
-    Chow, Command, DeclareHonourKong, DeclareWin, DiscardTile, Kong, PassClaim, Pung, RaiseWildPair,
+    Chow,
+    Command,
+    DeclareHonourKong,
+    DeclareWin,
+    DiscardTile,
+    Kong,
+    PassClaim,
+    Pung,
+    RaiseWildPair,
 )
 from services.rules.table.decide import _route
 from services.rules.table.guards import CommandRejected
@@ -36,7 +44,11 @@ def candidates(table: TableState, seat: int) -> list[Command]:
             return []
         found.append(PassClaim(seat=seat))
         found += [DeclareWin(seat=seat)] if "win" in kinds else []
-        found += [Pung(seat=seat, ready=r) for r, k in ((False, "pong"), (True, "ready_pong")) if k in kinds]
+        found += [
+            Pung(seat=seat, ready=r)
+            for r, k in ((False, "pong"), (True, "ready_pong"))
+            if k in kinds
+        ]
         found += [Kong(seat=seat)] if "kong" in kinds else []
         for ready, kind in ((False, "chi"), (True, "ready_chi")):
             if kind in kinds:
@@ -53,7 +65,7 @@ def candidates(table: TableState, seat: int) -> list[Command]:
     found.append(RaiseWildPair(seat=seat))
     for t in sorted(set(me.hand)):
         found.append(DiscardTile(seat=seat, tile=name(t)))
-        found += [DiscardTile(seat=seat, tile=name(t), ready=mode) for mode in config.ready_modes]  # type: ignore[arg-type]
+        found += [DiscardTile(seat=seat, tile=name(t), ready=mode) for mode in config.ready_modes]
     return found
 
 

@@ -47,7 +47,9 @@ def discard(seat: SeatState, tile: Tile, ready: ReadyMode | None, is_wildcard: b
     )
 
 
-def claim(seat: SeatState, kind: str, tile: Tile, used: tuple[Tile, ...], from_seat: int, ready: bool) -> SeatState:
+def claim(
+    seat: SeatState, kind: str, tile: Tile, used: tuple[Tile, ...], from_seat: int, ready: bool
+) -> SeatState:
     meld_kind: MeldKind = "chi" if kind == "chi" else ("pong" if kind == "pong" else "kong")
     meld = Meld(meld_kind, tuple(sorted(used + (tile,))), tile, from_seat)
     seat = take_from_hand(seat, used)
@@ -84,7 +86,9 @@ def take_wins(hand: HandState, wins: Iterable[Win]) -> HandState:
             feeder = hand.seat(win.discarder)
             hand = hand.with_seat(win.discarder, replace(feeder, discards=feeder.discards[:-1]))
         seat = hand.seat(win.seat)
-        return hand.with_seat(win.seat, replace(seat, concealed=tuple(sorted(seat.concealed + (tile,)))))
+        return hand.with_seat(
+            win.seat, replace(seat, concealed=tuple(sorted(seat.concealed + (tile,))))
+        )
     return hand
 
 

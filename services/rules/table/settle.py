@@ -25,6 +25,10 @@ def _four(values: list[int] | tuple[int, ...]) -> tuple[int, int, int, int]:
     return (values[0], values[1], values[2], values[3])
 
 
+def _four_flags(values: list[bool]) -> tuple[bool, bool, bool, bool]:
+    return (values[0], values[1], values[2], values[3])
+
+
 def win_context(table: TableState, hand: HandState, claim: WinClaim) -> WinContext:
     config = table.variant
     seat = hand.seat(claim.seat)
@@ -52,11 +56,11 @@ def win_context(table: TableState, hand: HandState, claim: WinClaim) -> WinConte
         robbed_kong=claim.robbed_kong,
         kong_fed_by=hand.kong_fed_by if claim.self_drawn and hand.after_kong else None,
         first_draw=not hand.claims_made and not seat.has_discarded,
-        open_declared=_four([s.ready == "open" for s in hand.seats]),
+        open_declared=_four_flags([s.ready == "open" for s in hand.seats]),
         drawn_streak=table.series.drawn_streak,
         huangfan_hand=table.series.huangfan > 0,
         base_stake=table.base_stake,
-        xianggong=_four([s.xianggong for s in hand.seats]),
+        xianggong=_four_flags([s.xianggong for s in hand.seats]),
         dubao_declared=seat.ready == "dubao",
         shang_da_tai=len(seat.set_aside),
     )
@@ -69,16 +73,27 @@ def hand_won(table: TableState, hand: HandState, claims: list[WinClaim]) -> ev.H
     for claim in claims:
         settlement = scorer(win_context(table, hand, claim))
         seat = hand.seat(claim.seat)
-        wins.append(ev.Win(
-            seat=claim.seat, tile=name(claim.tile), self_drawn=claim.self_drawn, discarder=claim.discarder,
-            robbed_kong=claim.robbed_kong, after_kong=claim.self_drawn and hand.after_kong,
-            wild=win_context(table, hand, claim).win_tile_is_wild, concealed=tuple(names(seat.concealed)),
-            patterns=settlement.patterns, fan=settlement.fan, payments=settlement.payments,
-        ))
+        wins.append(
+            ev.Win(
+                seat=claim.seat,
+                tile=name(claim.tile),
+                self_drawn=claim.self_drawn,
+                discarder=claim.discarder,
+                robbed_kong=claim.robbed_kong,
+                after_kong=claim.self_drawn and hand.after_kong,
+                wild=win_context(table, hand, claim).win_tile_is_wild,
+                concealed=tuple(names(seat.concealed)),
+                patterns=settlement.patterns,
+                fan=settlement.fan,
+                payments=settlement.payments,
+            )
+        )
     return ev.HandWon(wins=tuple(wins))
 
 
-def next_dealer(config: VariantConfig, hand: HandState, winners: list[int], discarder: int | None) -> int | None:
+def next_dealer(
+    config: VariantConfig, hand: HandState, winners: list[int], discarder: int | None
+) -> int | None:
     """Who deals next (decision 13); None: drawn at random from the next hand's seed."""
     rule = config.dealer_rule
     if not winners:
@@ -92,6 +107,10 @@ def next_dealer(config: VariantConfig, hand: HandState, winners: list[int], disc
     if len(winners) > 1 and rule == "winner_deals_draw_passes" and discarder is not None:
         return discarder  # 一炮多响: the discarder deals (山东)
     return winners[0]
+
+
+def _names(hand: HandState, seat: int) -> tuple[str, ...]:
+    return tuple(names(hand.seat(seat).hand))
 
 
 def hand_settled(table: TableState, hand: HandState, wins: tuple[ev.Win, ...]) -> ev.HandSettled:
@@ -111,6 +130,6 @@ def hand_settled(table: TableState, hand: HandState, wins: tuple[ev.Win, ...]) -
         next_dealer=next_dealer(config, hand, winners, discarder),
         drawn_streak=0 if wins else table.series.drawn_streak + 1,
         huangfan=counters.huangfan_after(config, table.series.huangfan, won=bool(wins)),
-        hands=tuple(tuple(names(s.hand)) for s in hand.seats),  # type: ignore[arg-type]
+        hands=(_names(hand, 0), _names(hand, 1), _names(hand, 2), _names(hand, 3)),
         bao=name(hand.bao) if hand.bao is not None else None,
     )

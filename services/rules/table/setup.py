@@ -5,8 +5,8 @@ from __future__ import annotations
 from events import hand as ev
 from events.base import DomainEvent
 from services.rules.table.state import HandState
-from services.rules.tanggu_hun import hun_kinds, indicator_place
 from services.rules.table.walls import next_tail
+from services.rules.tanggu_hun import hun_kinds, indicator_place
 from services.rules.tiles import FLOWERS, name, names
 from services.rules.variants import VariantConfig
 
@@ -38,7 +38,9 @@ def reveal_wildcards(hand: HandState) -> DomainEvent:
     place = indicator_place(first, second)
     indicator = hand.wall[len(hand.wall) - place]
     kinds = sorted(hun_kinds(indicator))
-    return ev.WildcardsRevealed(indicator=name(indicator), position_from_end=place, wildcards=tuple(names(kinds)))
+    return ev.WildcardsRevealed(
+        indicator=name(indicator), position_from_end=place, wildcards=tuple(names(kinds))
+    )
 
 
 def flower_round(hand: HandState) -> list[DomainEvent]:
@@ -50,5 +52,7 @@ def flower_round(hand: HandState) -> list[DomainEvent]:
         seat = (hand.dealer + offset) % 4
         for flower in sorted(t for t in hand.seat(seat).hand if t in FLOWERS):
             tail -= 1
-            events.append(ev.FlowerReplaced(seat=seat, flower=name(flower), replacement=name(hand.wall[tail])))
+            events.append(
+                ev.FlowerReplaced(seat=seat, flower=name(flower), replacement=name(hand.wall[tail]))
+            )
     return events

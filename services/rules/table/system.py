@@ -24,7 +24,16 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
     config = table.variant
     if hand.step == "deal":
         hands, _ = deal(hand.wall, hand.dealer)
-        return [ev.TilesDealt(hands=(tuple(names(hands[0])), tuple(names(hands[1])), tuple(names(hands[2])), tuple(names(hands[3]))))]
+        return [
+            ev.TilesDealt(
+                hands=(
+                    tuple(names(hands[0])),
+                    tuple(names(hands[1])),
+                    tuple(names(hands[2])),
+                    tuple(names(hands[3])),
+                )
+            )
+        ]
     if hand.step == "setup":
         return setup_events(config, hand)
     if hand.step == "ended":
@@ -37,7 +46,11 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
     if hand.step == "draw":
         if drawable(config, hand) == 0:
             return [ev.HandDrawn()]
-        return [ev.TileDrawn(seat=hand.turn, tile=name(peek_head(hand)), last_draws=in_last_draws(config, hand))]
+        return [
+            ev.TileDrawn(
+                seat=hand.turn, tile=name(peek_head(hand)), last_draws=in_last_draws(config, hand)
+            )
+        ]
     if hand.step == "replace":
         if drawable(config, hand) == 0:
             return [ev.HandDrawn()]
@@ -77,7 +90,10 @@ def _close_window(table: TableState, hand: HandState) -> list[DomainEvent]:
     assert window is not None
     taken = winning_claims(config, window)
     if taken and taken[0][1].kind == "win":
-        claims = [settle.WinClaim(seat, window.tile, False, window.from_seat, window.robbing) for seat, _ in taken]
+        claims = [
+            settle.WinClaim(seat, window.tile, False, window.from_seat, window.robbing)
+            for seat, _ in taken
+        ]
         return [settle.hand_won(table, hand, claims)]
     if window.robbing:  # nobody robbed the 补杠: its replacement comes now
         return [ev.TileDrawn(seat=window.from_seat, tile=name(peek_tail(hand)), from_tail=True)]
@@ -86,16 +102,24 @@ def _close_window(table: TableState, hand: HandState) -> list[DomainEvent]:
     seat, claim = taken[0]
     kind = {"ready_chi": "chi", "ready_pong": "pong"}.get(claim.kind, claim.kind)
     used = claim.tiles if kind == "chi" else (window.tile,) * (2 if kind == "pong" else 3)
-    return [ev.TileClaimed(
-        seat=seat, kind=kind, tile=name(window.tile), from_seat=window.from_seat,  # type: ignore[arg-type]
-        tiles=tuple(names(used)), ready=claim.kind.startswith("ready_"),
-    )]
+    return [
+        ev.TileClaimed(
+            seat=seat,
+            kind=kind,
+            tile=name(window.tile),
+            from_seat=window.from_seat,
+            tiles=tuple(names(used)),
+            ready=claim.kind.startswith("ready_"),
+        )
+    ]
 
 
 def _draw_for(seat: int, config: VariantConfig, hand: HandState) -> list[DomainEvent]:
     if drawable(config, hand) == 0:
         return [ev.HandDrawn()]
-    return [ev.TileDrawn(seat=seat, tile=name(peek_head(hand)), last_draws=in_last_draws(config, hand))]
+    return [
+        ev.TileDrawn(seat=seat, tile=name(peek_head(hand)), last_draws=in_last_draws(config, hand))
+    ]
 
 
 def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
@@ -107,7 +131,11 @@ def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
     if seat.drawn in FLOWERS:
         if drawable(config, hand) == 0:
             return [ev.HandDrawn()]
-        return [ev.FlowerReplaced(seat=hand.turn, flower=name(seat.drawn), replacement=name(peek_tail(hand)))]
+        return [
+            ev.FlowerReplaced(
+                seat=hand.turn, flower=name(seat.drawn), replacement=name(peek_tail(hand))
+            )
+        ]
     auto = hand.last_draws or (config.wildcard == "hun" and seat.ready is not None)
     if not auto:
         return []

@@ -26,7 +26,12 @@ def in_hun_diao(concealed: tuple[Tile, ...], wildcards: frozenset[Tile]) -> bool
     return is_complete(counts, wild - 1)
 
 
-def dubao_wait(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: frozenset[Tile], config: VariantConfig) -> Tile | None:
+def dubao_wait(
+    concealed: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    wildcards: frozenset[Tile],
+    config: VariantConfig,
+) -> Tile | None:
     """独抱: the one tile the hand waits on, when it is a 坎张 (middle of a run) or a 单钓 (the pair)."""
     found = hand_waits(config, concealed, melds, wildcards)
     if len(found) != 1:

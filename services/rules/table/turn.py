@@ -6,7 +6,13 @@ from events import hand as ev
 from events.base import DomainEvent
 from services.rules import ready as ready_rules
 from services.rules.table import settle
-from services.rules.table.commands import DeclareHonourKong, DeclareWin, DiscardTile, Kong, RaiseWildPair
+from services.rules.table.commands import (
+    DeclareHonourKong,
+    DeclareWin,
+    DiscardTile,
+    Kong,
+    RaiseWildPair,
+)
 from services.rules.table.guards import hand_in_play, on_turn, refuse
 from services.rules.table.state import HandState, SeatState, TableState
 from services.rules.table.tanggu_play import dubao_wait, in_hun_diao
@@ -37,25 +43,40 @@ def discard(table: TableState, cmd: DiscardTile) -> list[DomainEvent]:
         if cmd.ready is not None:
             raise refuse(f"seat {cmd.seat} is already 听")
         if t != seat.drawn:
-            raise refuse(f"after 听 the hand cannot change: discard the drawn tile {name(seat.drawn or 0)}")
+            raise refuse(
+                f"after 听 the hand cannot change: discard the drawn tile {name(seat.drawn or 0)}"
+            )
         return [ev.TileDiscarded(seat=cmd.seat, tile=cmd.tile)]
     mode = cmd.ready or ("plain" if seat.must_ready else None)
     if mode is None:
         return [ev.TileDiscarded(seat=cmd.seat, tile=cmd.tile)]
     rest = _without(seat.hand, t)
     _check_ready(config, hand, seat, rest, mode, cmd)
-    events: list[DomainEvent] = [ev.TileDiscarded(seat=cmd.seat, tile=cmd.tile, ready=mode)]  # type: ignore[arg-type]
+    events: list[DomainEvent] = [ev.TileDiscarded(seat=cmd.seat, tile=cmd.tile, ready=mode)]
     if mode == "open":
         events.append(ev.HandShown(seat=cmd.seat, tiles=tuple(names(sorted(rest)))))
     return events
 
 
-def _check_ready(config: VariantConfig, hand: HandState, seat: SeatState, rest: tuple[int, ...], mode: str, cmd: DiscardTile) -> None:
+def _check_ready(
+    config: VariantConfig,
+    hand: HandState,
+    seat: SeatState,
+    rest: tuple[int, ...],
+    mode: str,
+    cmd: DiscardTile,
+) -> None:
     if mode not in config.ready_modes:
-        raise refuse(f"{config.name} declares 听 as {' or '.join(config.ready_modes)}, not {mode!r}")
+        raise refuse(
+            f"{config.name} declares 听 as {' or '.join(config.ready_modes)}, not {mode!r}"
+        )
     if not may_declare_ready(config, rest, seat.melds, hand.wildcards):
         blockers = ready_rules.ready_blockers(config, rest, seat.melds, hand.wildcards)
-        what = "吃听 needs a discard that leaves the hand ready" if seat.must_ready else "cannot declare 听"
+        what = (
+            "吃听 needs a discard that leaves the hand ready"
+            if seat.must_ready
+            else "cannot declare 听"
+        )
         raise refuse(f"{what} after discarding {cmd.tile}: {'; '.join(blockers) or 'not ready'}")
     if mode == "dubao" and dubao_wait(rest, seat.melds, hand.wildcards, config) is None:
         raise refuse("独抱 waits on a single 坎张 or 单钓 tile, and this hand does not")
@@ -76,6 +97,7 @@ def kong(table: TableState, cmd: Kong) -> list[DomainEvent]:
         raise refuse(f"no 吃, 碰 or 杠 with only {len(seat.concealed)} concealed tiles")
     if not replacement_available(config, hand):
         raise refuse("no tile is left to replace a kong")
+    taken: tuple[int, ...]
     if seat.hand.count(t) == 4:
         kind, taken, rest = "concealed_kong", (t,) * 4, _without(seat.hand, t, 4)
     elif t in seat.hand and any(m.kind == "pong" and m.tile == t for m in seat.melds):
@@ -87,7 +109,7 @@ def kong(table: TableState, cmd: Kong) -> list[DomainEvent]:
             raise refuse(f"no kong after 听 in {config.name}")
         if not hand_waits(config, rest, seat.melds, hand.wildcards):
             raise refuse("this kong would leave the hand not ready")
-    return [ev.KongDeclared(seat=cmd.seat, kind=kind, tiles=tuple(names(taken)))]  # type: ignore[arg-type]
+    return [ev.KongDeclared(seat=cmd.seat, kind=kind, tiles=tuple(names(taken)))]
 
 
 def declare_win(table: TableState, cmd: DeclareWin) -> list[DomainEvent]:
@@ -121,7 +143,14 @@ def declare_honour_kong(table: TableState, cmd: DeclareHonourKong) -> list[Domai
         return [ev.KongDeclared(seat=cmd.seat, kind="dragon_kong", tiles=tuple(names(wanted)))]
     if not replacement_available(config, hand):
         raise refuse("no tile is left to replace a kong")
-    return [ev.KongDeclared(seat=cmd.seat, kind="wind_kong", tiles=tuple(names(wanted)), replacement=name(peek_tail(hand)))]
+    return [
+        ev.KongDeclared(
+            seat=cmd.seat,
+            kind="wind_kong",
+            tiles=tuple(names(wanted)),
+            replacement=name(peek_tail(hand)),
+        )
+    ]
 
 
 def raise_wild_pair(table: TableState, cmd: RaiseWildPair) -> list[DomainEvent]:

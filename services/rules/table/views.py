@@ -24,7 +24,9 @@ def _meld_view(meld: Meld, visible: bool) -> dict[str, Any]:
     return {"kind": meld.kind, "tiles": to_string(meld.tiles), "from_seat": meld.from_seat}
 
 
-def _kong_faces_visible(config: VariantConfig, owner: SeatState, is_owner: bool, ended: bool) -> bool:
+def _kong_faces_visible(
+    config: VariantConfig, owner: SeatState, is_owner: bool, ended: bool
+) -> bool:
     return is_owner or ended or (config.concealed_kong_shown_when_open and owner.is_open)
 
 
@@ -35,7 +37,9 @@ def _ready_visible(owner: SeatState, is_owner: bool, ended: bool) -> str | None:
     return owner.ready
 
 
-def _seat_view(config: VariantConfig, hand: HandState, index: int, viewer: int | None, operator: bool) -> dict[str, Any]:
+def _seat_view(
+    config: VariantConfig, hand: HandState, index: int, viewer: int | None, operator: bool
+) -> dict[str, Any]:
     seat = hand.seat(index)
     is_owner = operator or viewer == index
     ended = hand.step == "ended"
@@ -45,7 +49,9 @@ def _seat_view(config: VariantConfig, hand: HandState, index: int, viewer: int |
         "concealed": to_string(seat.concealed) if open_hand else None,
         "drawn": name(seat.drawn) if seat.drawn is not None and (is_owner or ended) else None,
         "tile_count": len(seat.hand),
-        "melds": [_meld_view(m, _kong_faces_visible(config, seat, is_owner, ended)) for m in seat.melds],
+        "melds": [
+            _meld_view(m, _kong_faces_visible(config, seat, is_owner, ended)) for m in seat.melds
+        ],
         "discards": names(seat.discards),
         "flowers": names(seat.flowers),
         "set_aside": names(seat.set_aside),
@@ -58,7 +64,11 @@ def _window_view(hand: HandState, viewer: int | None, operator: bool) -> dict[st
     window = hand.window
     if window is None:
         return None
-    view: dict[str, Any] = {"tile": name(window.tile), "from_seat": window.from_seat, "robbing": window.robbing}
+    view: dict[str, Any] = {
+        "tile": name(window.tile),
+        "from_seat": window.from_seat,
+        "robbing": window.robbing,
+    }
     if operator:
         view["options"] = {str(s): list(k) for s, k in window.options}
         view["answers"] = {str(s): a.kind for s, a in window.answers}
@@ -72,7 +82,11 @@ def _window_view(hand: HandState, viewer: int | None, operator: bool) -> dict[st
 def _bao_view(hand: HandState, viewer: int | None, operator: bool) -> str | None:
     if hand.bao is None:
         return None
-    if operator or hand.step == "ended" or (viewer is not None and hand.seat(viewer).ready is not None):
+    if (
+        operator
+        or hand.step == "ended"
+        or (viewer is not None and hand.seat(viewer).ready is not None)
+    ):
         return name(hand.bao)
     return None
 
@@ -82,9 +96,13 @@ def player_view(table: TableState, seat: int | None, operator: bool = False) -> 
     if seat is not None and not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0–3 or None for a spectator, got {seat}")
     view: dict[str, Any] = {
-        "table_id": table.table_id, "variant": table.variant_id, "players": list(table.players),
-        "viewer": "operator" if operator else seat, "scores": list(table.series.scores),
-        "level_scores": list(table.series.level_scores), "hands_played": table.series.hands_played,
+        "table_id": table.table_id,
+        "variant": table.variant_id,
+        "players": list(table.players),
+        "viewer": "operator" if operator else seat,
+        "scores": list(table.series.scores),
+        "level_scores": list(table.series.level_scores),
+        "hands_played": table.series.hands_played,
         "hand": None,
     }
     hand = table.hand
@@ -92,12 +110,18 @@ def player_view(table: TableState, seat: int | None, operator: bool = False) -> 
         return view
     config = table.variant
     view["hand"] = {
-        "number": hand.number, "dealer": hand.dealer, "dice": list(hand.dice), "turn": hand.turn, "step": hand.step,
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "dice": list(hand.dice),
+        "turn": hand.turn,
+        "step": hand.step,
         "wall_remaining": drawable(config, hand),
         "bao": _bao_view(hand, seat, operator),
         "bao_hidden": hand.bao is not None and _bao_view(hand, seat, operator) is None,
         "wildcards": names(sorted(hand.wildcards)),
-        "indicator": name(hand.wall[hand.indicator_index]) if hand.indicator_index is not None else None,
+        "indicator": name(hand.wall[hand.indicator_index])
+        if hand.indicator_index is not None
+        else None,
         "seats": [_seat_view(config, hand, i, seat, operator) for i in range(4)],
         "window": _window_view(hand, seat, operator),
         "wins": [w.model_dump(exclude={"type"}) for w in hand.wins],

@@ -24,18 +24,33 @@ def split_wild(tiles: Iterable[Tile], wildcards: frozenset[Tile]) -> tuple[list[
     return counts, wild
 
 
-def is_winning_shape(config: VariantConfig, tiles: Iterable[Tile], melds: tuple[Meld, ...], wildcards: frozenset[Tile]) -> bool:
+def is_winning_shape(
+    config: VariantConfig,
+    tiles: Iterable[Tile],
+    melds: tuple[Meld, ...],
+    wildcards: frozenset[Tile],
+) -> bool:
     counts, wild = split_wild(tiles, wildcards)
     if is_complete(counts, wild):
         return True
     return config.seven_pairs and not melds and is_seven_pairs(counts, wild)
 
 
-def hand_waits(config: VariantConfig, tiles: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: frozenset[Tile]) -> list[Tile]:
+def hand_waits(
+    config: VariantConfig,
+    tiles: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    wildcards: frozenset[Tile],
+) -> list[Tile]:
     return ready_rules.hand_waits(config, tiles, melds, wildcards)
 
 
-def may_declare_ready(config: VariantConfig, tiles: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: frozenset[Tile]) -> bool:
+def may_declare_ready(
+    config: VariantConfig,
+    tiles: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    wildcards: frozenset[Tile],
+) -> bool:
     """May a seat holding these 3n+1 tiles declare 听 (the variant's conditions included).
 
     The wait search is cheap and rules most hands out, so it runs before the conditions.
@@ -45,7 +60,12 @@ def may_declare_ready(config: VariantConfig, tiles: tuple[Tile, ...], melds: tup
     return ready_rules.can_declare_ready(config, tiles, melds, wildcards)
 
 
-def declarable_discards(config: VariantConfig, tiles: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: frozenset[Tile]) -> set[Tile]:
+def declarable_discards(
+    config: VariantConfig,
+    tiles: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    wildcards: frozenset[Tile],
+) -> set[Tile]:
     """The discards from 3n+2 tiles after which the seat may declare 听."""
     found: set[Tile] = set()
     for t in set(tiles):
@@ -56,7 +76,9 @@ def declarable_discards(config: VariantConfig, tiles: tuple[Tile, ...], melds: t
     return found
 
 
-def can_win(config: VariantConfig, hand: HandState, seat_index: int, tile: Tile, self_drawn: bool) -> bool:
+def can_win(
+    config: VariantConfig, hand: HandState, seat_index: int, tile: Tile, self_drawn: bool
+) -> bool:
     """May this seat declare 胡 with ``tile`` (drawn by itself, or discarded/robbed)."""
     seat = hand.seat(seat_index)
     if seat.xianggong:

@@ -9,7 +9,9 @@ from services.rules.variants.shandong import SHANDONG
 from services.rules.variants.shanghai import SHANGHAI
 from services.rules.variants.tanggu import TANGGU
 
-VARIANTS: dict[str, VariantConfig] = {v.id: v for v in (MUDANJIANG, HARBIN, SHANDONG, SHANGHAI, TANGGU)}
+VARIANTS: dict[str, VariantConfig] = {
+    v.id: v for v in (MUDANJIANG, HARBIN, SHANDONG, SHANGHAI, TANGGU)
+}
 
 
 class UnknownVariantError(ValueError):
@@ -22,7 +24,9 @@ def get_variant(variant_id: str) -> VariantConfig:
         return VARIANTS[variant_id]
     except KeyError:
         known = ", ".join(sorted(VARIANTS))
-        raise UnknownVariantError(f"unknown variant {variant_id!r}; known variants: {known}") from None
+        raise UnknownVariantError(
+            f"unknown variant {variant_id!r}; known variants: {known}"
+        ) from None
 
 
 __all__ = ["VARIANTS", "VariantConfig", "get_variant", "UnknownVariantError"]

@@ -46,7 +46,9 @@ class VariantConfig:
     kong_after_ready: Literal["never", "if_still_ready"] = "never"
     robbable_added_kong: bool = False  # 抢杠 on an 补杠 / 上杠
     concealed_kong_shown_when_open: bool = False  # 牡丹江: 开门后暗杠也要亮明
-    ready_modes: tuple[str, ...] = ("plain",)  # how 听 may be declared (山东: 明楼 open / 暗楼 hidden)
+    ready_modes: tuple[str, ...] = (
+        "plain",
+    )  # how 听 may be declared (山东: 明楼 open / 暗楼 hidden)
     honour_kongs: bool = False  # 塘沽 风头杠
     dice_count: int = 2  # 两次掷骰 variants roll four dice
     tags: frozenset[str] = field(default_factory=frozenset)
