@@ -61,6 +61,15 @@ def kadang_waits(config: VariantConfig, concealed: Sequence[int], melds: Sequenc
     return [w for w in found if mid_run_on_some_reading(concealed, w)]
 
 
+def wins_on_drawn_bao(config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+    """摸宝: a drawn 宝 reads as any tile (红中 too, decision 7), so any wait at all wins with it.
+
+    Asked of the waits rather than of ``shapes.is_complete(counts, 1)``, whose wildcard is never
+    an honour and, for now, never the 7 of a 7-8-9 run (see ``ready.complete_with_wild``).
+    """
+    return bool(hand_waits(config, concealed, melds))
+
+
 def is_kadang_bao(config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
     """卡当宝: a drawn 宝 can be read as a 卡当 tile of this hand (decision 7)."""
     return bool(kadang_waits(config, concealed, melds))

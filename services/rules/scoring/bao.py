@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from services.rules.kadang import is_bao_zhong_bao, is_kadang, kadang_waits
+from services.rules.kadang import is_bao_zhong_bao, is_kadang, kadang_waits, wins_on_drawn_bao
 from services.rules.ready import as_counts
 from services.rules.scoring.base import ScoringError, Settlement, WinContext
 from services.rules.shapes import is_complete
@@ -139,7 +139,7 @@ def win_facts(ctx: WinContext) -> WinFacts:
     counts[ctx.win_tile] += 1
     natural = is_complete(counts)
     counts[ctx.win_tile] -= 1
-    if not natural and not (drew_bao and is_complete(counts, 1)):
+    if not natural and not (drew_bao and wins_on_drawn_bao(variant, counts, ctx.melds)):
         raise ScoringError("the hand with the winning tile is not four sets and a pair")
     if drew_bao:
         kd = bool(kadang_waits(variant, counts, ctx.melds))
