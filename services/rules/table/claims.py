@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from services.rules.melds import Meld
-from services.rules.table.state import Claim, ClaimWindow, HandState
+from services.rules.table import settle
+from services.rules.table.state import Claim, ClaimWindow, HandState, TableState
 from services.rules.table.walls import replacement_available
-from services.rules.table.winning import can_win, declarable_discards, hand_waits
+from services.rules.table.winning import declarable_discards, hand_waits
 from services.rules.tiles import Tile
 from services.rules.variants import VariantConfig
 
@@ -55,16 +56,17 @@ def claim_readies(
 
 
 def claim_options(
-    config: VariantConfig,
+    table: TableState,
     hand: HandState,
     seat_index: int,
     from_seat: int,
     tile: Tile,
     robbing: bool,
 ) -> tuple[str, ...]:
+    config = table.variant
     seat = hand.seat(seat_index)
     kinds: list[str] = []
-    if can_win(config, hand, seat_index, tile, self_drawn=False):
+    if settle.may_win(table, hand, settle.WinClaim(seat_index, tile, False, from_seat, robbing)):
         kinds.append("win")
     if robbing or (config.wildcard == "hun" and tile in hand.wildcards):
         return tuple(kinds)
@@ -105,11 +107,12 @@ def kong_keeps_ready(
 
 
 def open_window(
-    config: VariantConfig, hand: HandState, from_seat: int, tile: Tile, robbing: bool = False
+    table: TableState, hand: HandState, from_seat: int, tile: Tile, robbing: bool = False
 ) -> ClaimWindow | None:
+    """The claim window on a discard (or, ``robbing``, on an 补杠's tile), if anyone may claim."""
     options = []
     for seat in seats_after(from_seat):
-        kinds = claim_options(config, hand, seat, from_seat, tile, robbing)
+        kinds = claim_options(table, hand, seat, from_seat, tile, robbing)
         if kinds:
             options.append((seat, kinds))
     if not options:

@@ -31,6 +31,7 @@ from services.rules.table.commands import (
 from services.rules.table.deal import full_set, random_seat, roll_dice
 from services.rules.table.evolve import evolve
 from services.rules.table.guards import CommandRejected, refuse
+from services.rules.table.options import known_options, unknown_options
 from services.rules.table.state import TableState
 from services.rules.table.system import next_system_events
 from services.rules.tiles import names, tile
@@ -48,6 +49,10 @@ def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
         get_variant(cmd.variant)
     except UnknownVariantError as error:
         raise refuse(str(error)) from None
+    unknown = unknown_options(cmd.variant, cmd.options)
+    if unknown:
+        known = ", ".join(known_options(cmd.variant)) or "none"
+        raise refuse(f"unknown option(s) {', '.join(unknown)} for {cmd.variant}; known: {known}")
     return [
         ev.TableOpened(
             table_id=cmd.table_id,

@@ -168,7 +168,7 @@ def _tile_discarded(table: TableState, e: ev.TileDiscarded) -> TableState:
     window = (
         None
         if e.automatic and in_last_draws(config, hand)
-        else open_window(config, hand, e.seat, tile)
+        else open_window(table, hand, e.seat, tile)
     )
     if window is not None:
         return _with_hand(table, replace(hand, window=window, step="claims", turn=e.seat))
@@ -213,7 +213,7 @@ def _kong_declared(table: TableState, e: ev.KongDeclared) -> TableState:
         )
     config = table.variant
     if e.kind == "added_kong" and config.robbable_added_kong:
-        window = open_window(config, hand, e.seat, tiles[0], robbing=True)
+        window = open_window(table, hand, e.seat, tiles[0], robbing=True)
         if window:
             return _with_hand(table, replace(hand, step="rob", window=window, pending_kong=meld))
     return _with_hand(table, replace(hand, step="replace"))
@@ -245,7 +245,9 @@ def _hand_drawn(table: TableState, e: ev.HandDrawn) -> TableState:
 
 def _hand_settled(table: TableState, e: ev.HandSettled) -> TableState:
     series = table.series
-    scores = tuple(s + p + k for s, p, k in zip(series.scores, e.payments, e.kong_payments, strict=True))
+    scores = tuple(
+        s + p + k for s, p, k in zip(series.scores, e.payments, e.kong_payments, strict=True)
+    )
     levels = tuple(s + d for s, d in zip(series.level_scores, e.level_scores, strict=True))
     series = replace(
         series,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from events import hand as ev
-from services.rules.scoring.base import WinContext
-from services.rules.scoring.registry import scorer_for
+from services.rules.scoring.base import ScoringError, WinContext
+from services.rules.table.options import table_scorer
 from services.rules.table.state import HandState, TableState
+from services.rules.table.winning import can_win
 from services.rules.tiles import Tile, name, names
 from services.rules.variants import VariantConfig
 
@@ -66,9 +67,20 @@ def win_context(table: TableState, hand: HandState, claim: WinClaim) -> WinConte
     )
 
 
+def may_win(table: TableState, hand: HandState, claim: WinClaim) -> bool:
+    """The hand wins by shape and the variant's scorer accepts it (相公, 二五八将 …)."""
+    if not can_win(table.variant, hand, claim.seat, claim.tile, claim.self_drawn):
+        return False
+    try:
+        table_scorer(table.variant_id, dict(table.options))(win_context(table, hand, claim))
+    except ScoringError:
+        return False
+    return True
+
+
 def hand_won(table: TableState, hand: HandState, claims: list[WinClaim]) -> ev.HandWon:
     """Score each winner with the variant's scorer."""
-    scorer = scorer_for(table.variant_id)
+    scorer = table_scorer(table.variant_id, dict(table.options))
     wins = []
     for claim in claims:
         settlement = scorer(win_context(table, hand, claim))

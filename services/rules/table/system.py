@@ -9,9 +9,9 @@ from services.rules.table import settle
 from services.rules.table.claims import winning_claims
 from services.rules.table.deal import deal
 from services.rules.table.setup import setup_events
-from services.rules.table.state import HandState, TableState
+from services.rules.table.state import HandState, SeatState, TableState
+from services.rules.table.tanggu_play import MAX_WILD_PAIR_RAISES, in_hun_diao
 from services.rules.table.walls import drawable, in_last_draws, peek_head, peek_tail
-from services.rules.table.winning import can_win
 from services.rules.tiles import FLOWERS, name, names
 from services.rules.variants import VariantConfig
 
@@ -137,8 +137,18 @@ def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
             )
         ]
     auto = hand.last_draws or (config.wildcard == "hun" and seat.ready is not None)
-    if not auto:
-        return []
-    if can_win(config, hand, hand.turn, seat.drawn, self_drawn=True):
-        return [settle.hand_won(table, hand, [settle.WinClaim(hand.turn, seat.drawn, True)])]
+    if not auto or _may_raise_wild_pair(hand, seat):
+        return []  # 上大台 is the player's choice: the system waits for it
+    claim = settle.WinClaim(hand.turn, seat.drawn, True)
+    if settle.may_win(table, hand, claim):
+        return [settle.hand_won(table, hand, [claim])]
     return [ev.TileDiscarded(seat=hand.turn, tile=name(seat.drawn), automatic=True)]
+
+
+def _may_raise_wild_pair(hand: HandState, seat: SeatState) -> bool:
+    """塘沽: a seat in 混钓 that draws another 混 may 上大台 (at most twice)."""
+    return (
+        seat.drawn in hand.wildcards
+        and len(seat.set_aside) < MAX_WILD_PAIR_RAISES
+        and in_hun_diao(seat.concealed, hand.wildcards)
+    )

@@ -9,6 +9,8 @@ from services.rules.table.winning import hand_waits, split_wild
 from services.rules.tiles import Tile
 from services.rules.variants import VariantConfig
 
+MAX_WILD_PAIR_RAISES = 2  # 最多允许2次上大台
+
 
 def in_hun_diao(concealed: tuple[Tile, ...], wildcards: frozenset[Tile]) -> bool:
     """混钓: take one 混 away and the rest is sets only; that 混 waits to be paired.

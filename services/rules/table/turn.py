@@ -15,9 +15,9 @@ from services.rules.table.commands import (
 )
 from services.rules.table.guards import hand_in_play, on_turn, refuse
 from services.rules.table.state import HandState, SeatState, TableState
-from services.rules.table.tanggu_play import dubao_wait, in_hun_diao
+from services.rules.table.tanggu_play import MAX_WILD_PAIR_RAISES, dubao_wait, in_hun_diao
 from services.rules.table.walls import peek_tail, replacement_available
-from services.rules.table.winning import can_win, hand_waits, may_declare_ready
+from services.rules.table.winning import hand_waits, may_declare_ready
 from services.rules.tiles import name, names, tile
 from services.rules.variants import VariantConfig
 
@@ -122,7 +122,7 @@ def declare_win(table: TableState, cmd: DeclareWin) -> list[DomainEvent]:
         raise refuse(f"seat {cmd.seat} is 相公 (discarded a 混) and cannot win this hand")
     if config.ready_rule == "required" and seat.ready is None:
         raise refuse(f"{config.name}: no win without declaring 听 first")
-    if not can_win(config, hand, cmd.seat, seat.drawn, self_drawn=True):
+    if not settle.may_win(table, hand, settle.WinClaim(cmd.seat, seat.drawn, True)):
         raise refuse(f"{name(seat.drawn)} does not complete seat {cmd.seat}'s hand")
     return [settle.hand_won(table, hand, [settle.WinClaim(cmd.seat, seat.drawn, True)])]
 
@@ -163,6 +163,6 @@ def raise_wild_pair(table: TableState, cmd: RaiseWildPair) -> list[DomainEvent]:
         raise refuse("上大台 needs a drawn 混")
     if not in_hun_diao(seat.concealed, hand.wildcards):
         raise refuse("上大台 is only for a hand in 混钓 (a 混 waiting to pair)")
-    if len(seat.set_aside) >= 2:
+    if len(seat.set_aside) >= MAX_WILD_PAIR_RAISES:
         raise refuse("上大台 is allowed at most twice; win with the 混钓")
     return [ev.WildcardSetAside(seat=cmd.seat, tile=name(seat.drawn))]
