@@ -209,3 +209,12 @@ class HandSettled(DomainEvent):
     huangfan: int = 0
     hands: tuple[Tiles, Tiles, Tiles, Tiles] = ((), (), (), ())
     bao: TileName | None = None
+
+
+@registry.register
+class SeedRevealed(DomainEvent):
+    """The hand's seed, revealed once the hand is settled; it must match the deal's commitment."""
+
+    type: Literal["seed_revealed"] = "seed_revealed"
+    hand_number: int = Field(ge=1)
+    seed: str

@@ -261,6 +261,13 @@ def _hand_settled(table: TableState, e: ev.HandSettled) -> TableState:
     return replace(table, series=series, hand_over=True)
 
 
+def _seed_revealed(table: TableState, e: ev.SeedRevealed) -> TableState:
+    hand = table.hand
+    if hand is None or hand.number != e.hand_number:
+        return table
+    return _with_hand(table, replace(hand, seed=e.seed))
+
+
 _APPLY: dict[str, Callable[[TableState, Any], TableState]] = {
     "table_opened": _table_opened,
     "hand_started": _hand_started,
@@ -279,6 +286,7 @@ _APPLY: dict[str, Callable[[TableState, Any], TableState]] = {
     "hand_won": _hand_won,
     "hand_drawn": _hand_drawn,
     "hand_settled": _hand_settled,
+    "seed_revealed": _seed_revealed,
 }
 
 
