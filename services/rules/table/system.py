@@ -37,12 +37,17 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
     if hand.step == "setup":
         return setup_events(config, hand)
     if hand.step == "ended":
-        return [_settlement(table, hand)]
+        settled: list[DomainEvent] = [settle.hand_settled(table, hand, hand.wins)]
+        if hand.seed is not None:  # the deal's commitment can now be checked by anyone
+            settled.append(ev.SeedRevealed(hand_number=hand.number, seed=hand.seed))
+        return settled
     change = _bao_change(config, hand)
     if change:
         return change
-    if hand.step in ("claims", "rob") and hand.window is not None and hand.window.complete:
-        return _close_window(table, hand)
+    if hand.step in ("claims", "rob") and hand.window is not None:
+        if hand.window.complete:
+            return _close_window(table, hand)
+        return _system_answers(config, hand)
     if hand.step == "draw":
         if drawable(config, hand) == 0:
             return [ev.HandDrawn()]
@@ -58,10 +63,6 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
     if hand.step == "discard":
         return _on_turn(table, hand)
     return []
-
-
-def _settlement(table: TableState, hand: HandState) -> DomainEvent:
-    return settle.hand_settled(table, hand, hand.wins)
 
 
 def visible_copies(hand: HandState, t: int) -> int:
@@ -152,3 +153,14 @@ def _may_raise_wild_pair(hand: HandState, seat: SeatState) -> bool:
         and len(seat.set_aside) < MAX_WILD_PAIR_RAISES
         and in_hun_diao(seat.concealed, hand.wildcards)
     )
+
+
+def _system_answers(config: VariantConfig, hand: HandState) -> list[DomainEvent]:
+    """塘沽: after 听 the system plays the seat, taking a win on a discard (系统自动为其摸牌和和牌)."""
+    window = hand.window
+    if config.wildcard != "hun" or window is None:
+        return []
+    for seat, kinds in window.options:
+        if hand.seat(seat).ready is not None and window.answer_of(seat) is None:
+            return [ev.ClaimAnswered(seat=seat, claim="win" if "win" in kinds else "pass")]
+    return []
