@@ -64,6 +64,14 @@ class CommandConflictError(StoreError):
         self.recorded_stream_id = recorded_stream_id
 
 
+class RejectedBatchError(StoreError):
+    """The database refused the batch (e.g. an event id recorded before); nothing was written."""
+
+    def __init__(self, stream_id: str, reason: str) -> None:
+        super().__init__(f"stream {stream_id!r}: batch refused, nothing written: {reason}")
+        self.stream_id = stream_id
+
+
 class SeedError(StoreError):
     """A seed is missing, or a different seed is already sealed for that hand."""
 

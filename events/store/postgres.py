@@ -40,6 +40,7 @@ from events.store.base import (
     EVENT_COLUMNS,
     CommandConflictError,
     ConcurrencyError,
+    RejectedBatchError,
     SeedError,
     Snapshot,
     StoreError,
@@ -116,12 +117,15 @@ class PostgresEventStore:
             for _attempt in range(2):
                 drafts = draft_batch(stream_id, expected_version, prev_hash or GENESIS_HASH,
                                      events, command_id, command)
-                rows = conn.execute(_APPEND, (
-                    stream_id, expected_version, prev_hash, command_id, digest,
-                    None if command is None else Jsonb(command),
-                    Jsonb([_draft_json(d.version, d.event, d.recorded_at, d.prev_hash, d.hash)
-                           for d in drafts]),
-                )).fetchall()
+                try:
+                    rows = conn.execute(_APPEND, (
+                        stream_id, expected_version, prev_hash, command_id, digest,
+                        None if command is None else Jsonb(command),
+                        Jsonb([_draft_json(d.version, d.event, d.recorded_at, d.prev_hash, d.hash)
+                               for d in drafts]),
+                    )).fetchall()
+                except psycopg.errors.IntegrityError as exc:
+                    raise RejectedBatchError(stream_id, str(exc).splitlines()[0]) from exc
                 status = rows[0][0] if rows else "ok"
                 if status == "ok":
                     positions = {int(r[1]): int(r[2]) for r in rows}

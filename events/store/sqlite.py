@@ -8,12 +8,13 @@ the positions: a tailer can never overtake an event that commits later.
 
 Any number of threads and processes may share the file; each thread gets its own
 connection. ``wait_for_events`` polls (``poll_interval``), and is woken at once
-by appends made through the same store object.
+by appends made in the same process.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -29,6 +30,7 @@ from events.store.base import (
     EVENT_COLUMNS,
     CommandConflictError,
     ConcurrencyError,
+    RejectedBatchError,
     SeedError,
     Snapshot,
     check_append_args,
@@ -36,6 +38,16 @@ from events.store.base import (
     row_to_event,
 )
 from events.store.migrations import migrate_sqlite
+
+_WAKEUPS: dict[str, threading.Condition] = {}
+_WAKEUPS_LOCK = threading.Lock()
+
+
+def _wakeup_for(path: str) -> threading.Condition:
+    """One condition per database file per process, shared by every store object on it."""
+    key = os.path.realpath(path)
+    with _WAKEUPS_LOCK:
+        return _WAKEUPS.setdefault(key, threading.Condition())
 
 
 def _dumps(value: Any) -> str:
@@ -60,7 +72,7 @@ class SqliteEventStore:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self._appended = threading.Condition()
+        self._appended = _wakeup_for(self.path)
         migrate_sqlite(self._conn())
 
     # -- connections -------------------------------------------------------
@@ -138,9 +150,11 @@ class SqliteEventStore:
                      expected_version + len(drafts), format_time(utc_now())),
                 )
             conn.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise RejectedBatchError(stream_id, str(exc)) from exc
             raise
         if recorded:
             with self._appended:

@@ -1,0 +1,60 @@
+"""Fixtures for the event store tests: a SQLite file per test and a real PostgreSQL.
+
+PostgreSQL: ``PAIJU_TEST_PG`` (default ``host=127.0.0.1 port=5432 user=postgres
+dbname=paiju_test``); the database is created if absent, each test session gets
+a fresh schema (dropped at the end) and every test starts from empty tables.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from psycopg import conninfo as pg_conninfo
+from psycopg import sql
+from store_kit import StoreSpec
+
+from events.store.base import EventStore
+
+PG_DSN = os.environ.get(
+    "PAIJU_TEST_PG", "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
+)
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def pg_schema() -> Iterator[str]:
+    params = pg_conninfo.conninfo_to_dict(PG_DSN)
+    dbname = str(params.get("dbname", "paiju_test"))
+    admin = pg_conninfo.make_conninfo(PG_DSN, dbname="postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone()
+        if not exists:
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
+    schema = f"test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    yield schema
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+@pytest.fixture(params=BACKENDS)
+def spec(request: pytest.FixtureRequest, tmp_path: object) -> StoreSpec:
+    if request.param == "sqlite":
+        return StoreSpec("sqlite", str(tmp_path) + "/events.sqlite3")
+    schema = request.getfixturevalue("pg_schema")
+    spec = StoreSpec("postgres", PG_DSN, schema)
+    spec.open().close()  # migrate
+    spec.execute("TRUNCATE events, commands, snapshots, sealed_seeds RESTART IDENTITY")
+    return spec
+
+
+@pytest.fixture
+def store(spec: StoreSpec) -> Iterator[EventStore]:
+    opened = spec.open()
+    yield opened
+    opened.close()
