@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -154,6 +155,7 @@ def test_the_module_runs_as_a_command(command: str, request_: dict[str, Any], st
     done = subprocess.run(
         [sys.executable, "-m", "services.cli.rules_cmd", command],
         input=json.dumps(request_), capture_output=True, text=True, encoding="utf-8", check=False,
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert done.returncode == status, done.stderr
     if status == 0:

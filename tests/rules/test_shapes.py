@@ -130,7 +130,7 @@ def hands(draw: st.DrawFn, size: int, kinds: int = KINDS, near_ready: bool = Tru
     return sorted(draw(st.permutations(pool))[:size])
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(hands(13))
 def test_waits_agree_with_the_brute_force(tiles: list[int]) -> None:
     counts = _counts(tiles)
@@ -143,21 +143,21 @@ SHAPES_WILD_BUG = (
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=150, deadline=None)
 @given(hands(13, kinds=27), st.integers(1, 3))
 def test_waits_with_wildcards_agree_with_the_brute_force(tiles: list[int], wild: int) -> None:
     counts = _counts(tiles[wild:])  # the first ``wild`` tiles become wildcards
     assert waits_with_wild(counts, wild) == slow_waits(counts, wild)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(hands(13), st.integers(0, 2))
 def test_waits_with_seven_pairs_agree_with_the_brute_force(tiles: list[int], wild: int) -> None:
     counts = _counts(tiles[wild:])
     assert waits_with_wild(counts, wild, seven_pairs=True) == slow_waits(counts, wild, seven_pairs=True)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(hands(14), st.integers(0, 2))
 def test_completeness_agrees_with_the_brute_force(tiles: list[int], wild: int) -> None:
     counts = _counts(tiles[wild:])
@@ -165,7 +165,7 @@ def test_completeness_agrees_with_the_brute_force(tiles: list[int], wild: int) -
     assert is_seven_pairs(counts, wild) == slow_seven_pairs(counts, wild)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(hands(14))
 def test_shapes_completeness_without_wildcards_agrees_with_the_brute_force(tiles: list[int]) -> None:
     counts = _counts(tiles)
@@ -173,7 +173,7 @@ def test_shapes_completeness_without_wildcards_agrees_with_the_brute_force(tiles
 
 
 @pytest.mark.xfail(reason=SHAPES_WILD_BUG, strict=False)
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(hands(13, kinds=27), st.integers(1, 3))
 def test_shapes_waits_with_wildcards_agree_with_the_brute_force(tiles: list[int], wild: int) -> None:
     counts = _counts(tiles[wild:])
@@ -189,7 +189,7 @@ def test_eight_nine_and_a_wildcard_make_a_run() -> None:
     assert complete_with_wild(_counts(parse_tiles("89p111222s33s888s")), 1)
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(hands(13, kinds=27), st.sampled_from(parse_tiles("5m1p9s")))
 def test_tanggu_waits_read_held_and_drawn_hun_as_wild(tiles: list[int], hun: int) -> None:
     counts = _counts(tiles)
