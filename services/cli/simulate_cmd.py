@@ -1,0 +1,195 @@
+"""``paiju simulate``: bots play hands at a table, every invariant is checked, the endings counted.
+
+    paiju simulate --variant harbin --games 100 --seed 42 [--bot winning|random] [--check] [--json]
+
+``--variant all`` plays ``--games`` hands of each variant. The hands of one variant are played
+in series at one table (dealer succession, 荒庄 and 荒番 counters carry over); hand ``i`` is
+dealt from a seed derived from ``--seed``, the variant and ``i``, so one seed always gives the
+same events. After every event tile conservation is checked; at the end of each hand the
+hand's events, round-tripped through JSON, are replayed and compared with the live state
+(``--check``: after every event too). Exit 0 when all held, 1 when an invariant failed (named,
+with what reproduces it), 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from events import hand as ev
+from services.bots.runner import BOTS, InvariantBroken, hand_seed, open_table, play_hand
+from services.rules.variants import VARIANTS
+
+ENDINGS = ("自摸", "点炮", "抢杠", "一炮多响", "荒庄")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", default="harbin", help="a variant id, or 'all'")
+    parser.add_argument("--games", default="10", help="hands to play (per variant with 'all')")
+    parser.add_argument("--seed", default="paiju", help="the run's seed: same seed, same events")
+    parser.add_argument(
+        "--bot", default="winning", help="winning (plays to win) or random (any legal move)"
+    )
+    parser.add_argument(
+        "--check",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="also replay and compare after every event (slower)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of text lines"
+    )
+
+
+@dataclass
+class VariantRun:
+    """What one variant's hands came to."""
+
+    variant: str
+    hands: int = 0
+    events: int = 0
+    seconds: float = 0.0
+    endings: Counter[str] = field(default_factory=Counter)
+    patterns: Counter[str] = field(default_factory=Counter)
+    wins: int = 0
+    kong_wins: int = 0
+    failure: dict[str, Any] | None = None
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
+
+    def count(self, events: list[Any]) -> None:
+        won = next((e for e in events if isinstance(e, ev.HandWon)), None)
+        self.hands += 1
+        self.events += len(events)
+        if won is None:
+            self.endings["荒庄"] += 1
+            return
+        wins = won.wins
+        if len(wins) > 1:
+            self.endings["一炮多响"] += 1
+        elif wins[0].robbed_kong:
+            self.endings["抢杠"] += 1
+        else:
+            self.endings["自摸" if wins[0].self_drawn else "点炮"] += 1
+        for win in wins:
+            self.wins += 1
+            self.kong_wins += win.after_kong
+            self.patterns.update(win.patterns)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "hands": self.hands,
+            "events": self.events,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands_per_second, 2),
+            "endings": {k: self.endings[k] for k in ENDINGS},
+            "wins": self.wins,
+            "wins_after_kong": self.kong_wins,
+            "patterns": dict(sorted(self.patterns.items())),
+            "ok": self.failure is None,
+            "failure": self.failure,
+        }
+
+
+def run_variant(variant: str, games: int, seed: str, bot: str, check: bool) -> VariantRun:
+    """Play ``games`` hands of ``variant`` at one table; stop at the first broken invariant."""
+    result = VariantRun(variant)
+    table, _ = open_table(variant)
+    bots = [BOTS[bot]] * 4
+    started = time.perf_counter()
+    for index in range(games):
+        this_seed = hand_seed(seed, variant, index)
+        try:
+            table, record = play_hand(table, this_seed, bots, check)
+        except InvariantBroken as error:
+            result.failure = {
+                "what": error.what,
+                "variant": variant,
+                "seed": seed,
+                "hand_index": index,
+                "hand_seed": this_seed,
+                "bot": bot,
+                "reproduce": f"paiju simulate --variant {variant} --games {index + 1} --seed {seed} --bot {bot} --check",
+                "commands": [c.model_dump(mode="json") for c in error.commands],
+            }
+            break
+        result.count(record.events)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _fail(message: str) -> int:
+    print(f"paiju simulate: {message}", file=sys.stderr)
+    return 2
+
+
+def _print_text(runs: list[VariantRun], out: TextIO) -> None:
+    for run in runs:
+        v = run.variant
+        print(f"{v} hands: {run.hands}", file=out)
+        print(f"{v} events: {run.events}", file=out)
+        print(f"{v} seconds: {run.seconds:.2f}", file=out)
+        print(f"{v} hands per second: {run.hands_per_second:.1f}", file=out)
+        for ending in ENDINGS:
+            print(f"{v} ended {ending}: {run.endings[ending]}", file=out)
+        print(f"{v} wins: {run.wins} ({run.kong_wins} on a kong or flower replacement)", file=out)
+        for pattern, n in sorted(run.patterns.items(), key=lambda item: (-item[1], item[0])):
+            print(f"{v} pattern {pattern}: {n}", file=out)
+        if run.failure is None:
+            print(f"{v} invariants: ok", file=out)
+        else:
+            f = run.failure
+            print(
+                f"{v} invariants: FAILED at hand {f['hand_index']} (hand seed {f['hand_seed']}): {f['what']}",
+                file=out,
+            )
+            print(f"{v} reproduce: {f['reproduce']}", file=out)
+    if len(runs) > 1:
+        hands = sum(r.hands for r in runs)
+        seconds = sum(r.seconds for r in runs)
+        print(f"all hands: {hands}", file=out)
+        print(f"all hands per second: {hands / seconds if seconds else 0.0:.1f}", file=out)
+
+
+def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    if args.variant != "all" and args.variant not in VARIANTS:
+        return _fail(
+            f"unknown variant {args.variant!r}; known variants: {', '.join(sorted(VARIANTS))}, all"
+        )
+    try:
+        games = int(args.games)
+    except ValueError:
+        return _fail(f"--games must be a whole number of hands, got {args.games!r}")
+    if games < 1:
+        return _fail(f"--games must be at least 1, got {games}")
+    if args.bot not in BOTS:
+        return _fail(f"unknown bot {args.bot!r}; known bots: {', '.join(sorted(BOTS))}")
+    variants = sorted(VARIANTS) if args.variant == "all" else [args.variant]
+    runs = [run_variant(v, games, str(args.seed), args.bot, args.check) for v in variants]
+    ok = all(r.failure is None for r in runs)
+    if args.json:
+        summary = {
+            "seed": str(args.seed),
+            "bot": args.bot,
+            "games": games,
+            "check_every_event": bool(args.check),
+            "ok": ok,
+            "variants": {r.variant: r.as_json() for r in runs},
+        }
+        print(json.dumps(summary, ensure_ascii=False), file=out)
+    else:
+        _print_text(runs, out)
+        for run in runs:
+            if run.failure is not None:
+                for command in run.failure["commands"]:
+                    print(json.dumps(command, ensure_ascii=False), file=sys.stderr)
+    return 0 if ok else 1
