@@ -39,17 +39,19 @@ def _suit_need(key: tuple[int, ...], with_pair: bool) -> int:
         rest[i] -= take
         best = min(best, 2 - take + _suit_need(tuple(rest), False))
         rest[i] += take
-    # a run starting here, wildcards filling missing neighbours
-    if i <= 6:
-        missing = 0
-        rest[i] -= 1
-        for j in (i + 1, i + 2):
-            if rest[j]:
-                rest[j] -= 1
-            else:
-                missing += 1
-        best = min(best, missing + _suit_need(tuple(rest), with_pair))
-    return best
+    # a run holding this tile: it starts here, or (for an 8 or 9) at the 7, the lower members
+    # then being wildcards, since this is the lowest tile left
+    start = min(i, 6)
+    missing = 0
+    rest[i] -= 1
+    for j in range(start, start + 3):
+        if j == i:
+            continue
+        if j > i and rest[j]:
+            rest[j] -= 1
+        else:
+            missing += 1
+    return min(best, missing + _suit_need(tuple(rest), with_pair))
 
 
 def _honour_need(counts: Sequence[int], with_pair: bool) -> int:
@@ -67,21 +69,33 @@ def _honour_need(counts: Sequence[int], with_pair: bool) -> int:
     return 0
 
 
+def _needs(counts: Sequence[int]) -> tuple[list[int], list[int], int, int]:
+    """Per suit: wildcards to make sets, and sets with the pair; then the same for honours."""
+    keys = [tuple(counts[a:b]) for a, b in _GROUPS]
+    return (
+        [_suit_need(k, False) for k in keys],
+        [_suit_need(k, True) for k in keys],
+        _honour_need(counts, False),
+        _honour_need(counts, True),
+    )
+
+
+def _combine(sets: list[int], pairs: list[int], honour_sets: int, honour_pair: int) -> int:
+    """Fewest wildcards for the whole hand, the pair in one group or made of two wildcards."""
+    best = _INF
+    total_sets = sum(sets)
+    if honour_pair >= 0:  # the pair is an honour pair
+        best = min(best, honour_pair + total_sets)
+    if honour_sets < _INF:
+        for g in range(3):
+            best = min(best, honour_sets + total_sets - sets[g] + pairs[g])
+        best = min(best, honour_sets + total_sets + 2)  # a pair made of two wildcards
+    return best
+
+
 def wild_need(counts: Sequence[int]) -> int:
     """Fewest wildcards that make ``counts`` (3n+2 tiles with the wildcards) a complete hand."""
-    keys = [tuple(counts[a:b]) for a, b in _GROUPS]
-    base_sets = [_suit_need(k, False) for k in keys]
-    honours_with_pair = _honour_need(counts, True)
-    best = _INF
-    if honours_with_pair >= 0:  # the pair is an honour pair
-        best = min(best, honours_with_pair + sum(base_sets))
-    honours_sets = _honour_need(counts, False)
-    if honours_sets < _INF:
-        total_sets = sum(base_sets)
-        for g, key in enumerate(keys):
-            best = min(best, honours_sets + total_sets - base_sets[g] + _suit_need(key, True))
-        best = min(best, honours_sets + total_sets + 2)  # a pair made of two wildcards
-    return best
+    return _combine(*_needs(counts))
 
 
 def is_complete(counts: Sequence[int], wild: int = 0) -> bool:
@@ -112,15 +126,51 @@ def waits(counts: Sequence[int], wild: int = 0, seven_pairs: bool = False) -> li
     """Tile kinds that complete a 3n+1 hand, in mpsz order; a kind held four times is no wait."""
     if wild == 0 and not seven_pairs:
         return _waits_plain(counts)
+    found = set(_waits_wild(counts, wild))
+    if seven_pairs:
+        found.update(_seven_pairs_waits(counts, wild))
+    return sorted(found)
+
+
+def _waits_wild(counts: Sequence[int], wild: int) -> list[Tile]:
+    """Waits with wildcards: only the group the new tile joins is worked out again."""
+    if (sum(counts[:NUM_KINDS]) + wild) % 3 != 1:
+        return []
+    sets, pairs, honour_sets, honour_pair = _needs(counts)
     work = list(counts[:NUM_KINDS])
     found: list[Tile] = []
     for t in range(NUM_KINDS):
         if work[t] >= 4:
             continue
         work[t] += 1
-        if is_complete(work, wild) or (seven_pairs and is_seven_pairs(work, wild)):
+        if t < 27:
+            g, start = t // 9, t - t % 9
+            key = tuple(work[start : start + 9])
+            new_sets, new_pairs = list(sets), list(pairs)
+            new_sets[g], new_pairs[g] = _suit_need(key, False), _suit_need(key, True)
+            need = _combine(new_sets, new_pairs, honour_sets, honour_pair)
+        else:
+            need = _combine(sets, pairs, _honour_need(work, False), _honour_need(work, True))
+        if need <= wild:
             found.append(t)
         work[t] -= 1
+    return found
+
+
+def _seven_pairs_waits(
+    counts: Sequence[int], wild: int, quad_as_two_pairs: bool = True
+) -> list[Tile]:
+    """七对 waits: the kinds whose copy leaves no more odd kinds than wildcards can pair."""
+    if sum(counts[:NUM_KINDS]) + wild != 13:
+        return []
+    odd = {t for t in range(NUM_KINDS) if counts[t] % 2}
+    found: list[Tile] = []
+    for t in range(NUM_KINDS):
+        if counts[t] >= 4 or (counts[t] == 3 and not quad_as_two_pairs):
+            continue
+        after = odd ^ {t}
+        if len(after) <= wild and all(u < 27 for u in after):
+            found.append(t)
     return found
 
 
