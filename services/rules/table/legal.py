@@ -21,6 +21,7 @@ from services.rules.table.commands import (
 from services.rules.table.decide import _route
 from services.rules.table.guards import CommandRejected
 from services.rules.table.state import TableState
+from services.rules.table.winning import declarable_discards
 from services.rules.tiles import name
 
 
@@ -63,9 +64,17 @@ def candidates(table: TableState, seat: int) -> list[Command]:
     found.append(DeclareWin(seat=seat))
     found += [Kong(seat=seat, tile=name(t)) for t in sorted(set(me.hand))]
     found.append(RaiseWildPair(seat=seat))
+    can_ready = (
+        set()
+        if me.ready is not None
+        else declarable_discards(config, me.hand, me.melds, hand.wildcards)
+    )
     for t in sorted(set(me.hand)):
         found.append(DiscardTile(seat=seat, tile=name(t)))
-        found += [DiscardTile(seat=seat, tile=name(t), ready=mode) for mode in config.ready_modes]
+        if t in can_ready:
+            found += [
+                DiscardTile(seat=seat, tile=name(t), ready=mode) for mode in config.ready_modes
+            ]
     return found
 
 

@@ -53,10 +53,13 @@ def may_declare_ready(
 ) -> bool:
     """May a seat holding these 3n+1 tiles declare 听 (the variant's conditions included).
 
-    The wait search is cheap and rules most hands out, so it runs before the conditions.
+    The wait search is cheap and rules most hands out, so it runs before the conditions; a
+    variant with no conditions beyond a wait needs nothing more.
     """
     if not hand_waits(config, tiles, melds, wildcards):
         return False
+    if config.id not in ready_rules.READY_RULES:
+        return True
     return ready_rules.can_declare_ready(config, tiles, melds, wildcards)
 
 
