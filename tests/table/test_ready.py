@@ -1,0 +1,305 @@
+"""听 in the 宝 variants (牡丹江, 哈尔滨): declaring it with a discard, each blocker of decision 6
+refusing it, 吃听 from any seat, and what a ready seat may still do."""
+
+from __future__ import annotations
+
+import pytest
+
+from events import hand as ev
+from services.rules.table.commands import Chow, DiscardTile, Kong, Pung
+from services.rules.tiles import names
+
+from .builders import BAO_VARIANTS, Table, tail_for
+
+def dealt(variant: str, hands: dict[int, str], draws: list[str] | None = None, first: str = "1m") -> Table:
+    table = Table(variant)
+    table.start({0: _dealer_with(first), **hands}, draws=draws or ["8p", "8p"], tail=tail_for(variant))
+    return table
+
+
+def _dealer_with(first: str) -> str:
+    """Seat 0 deals: 13 quiet tiles and, dealt last, the tile it throws first."""
+    return "147p258s369p4s5m6m8m" + first
+
+
+def chow_from_dealer(variant: str, seat1: str, first: str, pair: str) -> Table:
+    table = dealt(variant, {1: seat1}, first=first)
+    table.discard(0, first)
+    table.pass_all(but=[1])
+    table.chow(1, pair)
+    assert table.hand.turn == 1 and table.seat(1).melds
+    return table
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_seat_declares_ready_with_the_discard_that_leaves_it_waiting(variant: str) -> None:
+    table = chow_from_dealer(variant, "23m555p789s11s46p9m", "1m", "23m")
+    events = table.discard(1, "9m", ready="plain")
+    assert isinstance(events[0], ev.TileDiscarded) and events[0].ready == "plain"
+    assert table.seat(1).ready == "plain"
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+@pytest.mark.parametrize(
+    "seat1, first, pair, discard, blocker",
+    [
+        ("23m456m777m99m78m5m", "1m", "23m", "5m", "only one suit"),
+        ("34m555p678s22s46p3p", "2m", "34m", "3p", "no 幺九 or 红中"),
+        ("23m456p789s11s46p9m", "1m", "23m", "9m", "no 刻"),
+    ],
+    ids=["two-suits", "yaojiu-or-hongzhong", "triplet"],
+)
+def test_ready_is_refused_with_the_blocker_named(variant: str, seat1: str, first: str, pair: str, discard: str, blocker: str) -> None:
+    table = chow_from_dealer(variant, seat1, first, pair)
+    reason = table.refuse(DiscardTile(seat=1, tile=discard, ready="plain"))
+    assert blocker in reason
+    table.discard(1, discard)  # an ordinary discard is fine
+    assert table.seat(1).ready is None
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_ready_needs_a_run_as_well_as_a_triplet(variant: str) -> None:
+    table = dealt(variant, {1: "11m555p999s22s44p7z"}, first="1m")
+    table.discard(0, "1m")
+    table.pass_all(but=[1])
+    table.pung(1)
+    assert "no 顺" in table.refuse(DiscardTile(seat=1, tile="7z", ready="plain"))
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_ready_needs_an_open_hand(variant: str) -> None:
+    # seat 1 draws 9m into a concealed hand that waits on 5p: 听 is refused, 门清 cannot 听
+    table = dealt(variant, {1: "123m555p789s11s46p"}, draws=["9m"], first="7z")
+    table.discard(0, "7z")
+    table.pass_all()
+    assert table.drawn(1) == "9m"
+    assert "开门" in table.refuse(DiscardTile(seat=1, tile="9m", ready="plain"))
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_concealed_kong_does_not_open_the_hand_for_ready(variant: str) -> None:
+    table = dealt(variant, {1: "1111m555p789s11s46p"[:-0] if False else "111m555p789s11s46p"}, draws=["1m", "9m"], first="7z")
+    table.discard(0, "7z")
+    table.pass_all()
+    table.kong(1, "1m")  # replacement: the tail after the 宝
+    assert table.seat(1).melds[0].kind == "concealed_kong"
+    drawn = table.drawn(1)
+    assert drawn is not None
+    assert "开门" in table.refuse(DiscardTile(seat=1, tile=drawn, ready="plain"))
+
+
+def test_mudanjiang_a_pair_of_red_dragons_stands_in_for_the_triplet() -> None:
+    table = chow_from_dealer("mudanjiang", "23m456p789s77z46p9m", "1m", "23m")
+    table.discard(1, "9m", ready="plain")
+    assert table.seat(1).ready == "plain"
+
+
+def test_harbin_a_pair_of_red_dragons_is_not_a_triplet() -> None:
+    table = chow_from_dealer("harbin", "23m456p789s77z46p9m", "1m", "23m")
+    assert "no 刻" in table.refuse(DiscardTile(seat=1, tile="9m", ready="plain"))
+
+
+def test_harbin_two_pairs_allow_ready_without_a_triplet() -> None:
+    """对倒: no 刻 but two pairs, either of which the winning tile makes the 刻."""
+    table = chow_from_dealer("harbin", "23m678p789s11s55p9m", "1m", "23m")
+    table.discard(1, "9m", ready="plain")
+    assert table.seat(1).ready == "plain"
+
+
+def test_mudanjiang_two_pairs_do_not_stand_in_for_the_triplet() -> None:
+    table = chow_from_dealer("mudanjiang", "23m678p789s11s55p9m", "1m", "23m")
+    assert "no 刻" in table.refuse(DiscardTile(seat=1, tile="9m", ready="plain"))
+
+
+# -- 手把一 ------------------------------------------------------------------------------------
+# Seat 1 pongs 1m from seat 0, then 5p and 9s from seat 2, and is left with 4 concealed tiles:
+# 23s 7z 9m. Then seat 0 throws 1s.
+SEAT1_PONGS = "11m55p99s23s7z9m4m8p6s"
+SEAT2_FEEDS = "5p9s" + "147m258m369m4p"  # 13 with draws
+
+
+def _three_pongs(variant: str) -> Table:
+    table = Table(variant)
+    seat0 = "1m1s" + "2p3p" + "7p8p" + "1p" + "5s7s" + "8s" + "3m" + "6m" + "2p" + "7z"
+    table.start(
+        {0: seat0, 1: SEAT1_PONGS, 2: "5p9s147m258m369m"[:0] + "5p9s1m4m7m2m5m8m3m6m9m4p4p"},
+        draws=["3s", "3s", "6p", "6p", "1s"], tail=tail_for(variant),
+    )
+    table.discard(0, "1m")
+    table.pass_all(but=[1])
+    table.pung(1)
+    table.play(1, "4m")  # seat 2 draws 3s
+    table.discard(2, "5p")
+    table.pass_all(but=[1])
+    table.pung(1)
+    table.play(1, "8p")  # seat 2 draws 3s
+    table.discard(2, "9s")
+    table.pass_all(but=[1])
+    table.pung(1)
+    table.play(1, "6s")  # seat 2 draws 6p
+    assert len(table.seat(1).concealed) == 4 and len(table.seat(1).melds) == 3
+    table.play(2, "6p")  # seat 3 draws 6p
+    table.play(3, "6p")  # seat 0 draws 1s
+    assert table.hand.turn == 0
+    return table
+
+
+def test_mudanjiang_ready_is_refused_when_a_claim_leaves_a_single_tile() -> None:
+    table = _three_pongs("mudanjiang")
+    table.discard(0, "1s")
+    assert "chi" in table.options_of(1) and "ready_chi" not in table.options_of(1)
+    table.pass_all(but=[1])
+    table.chow(1, "23s")
+    assert "手把一" in table.refuse(DiscardTile(seat=1, tile="9m", ready="plain"))
+
+
+def test_harbin_a_seat_with_four_concealed_tiles_may_not_chow_pong_or_kong() -> None:
+    table = _three_pongs("harbin")
+    table.discard(0, "1s")
+    assert table.options_of(1) == ()
+
+
+# -- 吃听 --------------------------------------------------------------------------------------
+READY_BY_CHI = "23m555p789s11s46p9m"  # 吃 1m with 23m, throw 9m: waits on 5p
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_chi_ting_claims_from_any_seat(variant: str) -> None:
+    table = dealt(variant, {2: READY_BY_CHI}, first="1m")
+    table.discard(0, "1m")
+    assert table.options_of(2) == ("ready_chi",)  # seat 2 is not next to seat 0: no plain 吃
+    table.pass_all(but=[2])
+    events = table.chow(2, "23m", ready=True)
+    claimed = table.of_type(ev.TileClaimed, events)
+    assert [(c.seat, c.kind, c.ready) for c in claimed] == [(2, "chi", True)]
+    assert table.hand.turn == 2 and table.seat(2).must_ready
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_the_chi_ting_claimer_must_discard_to_be_ready(variant: str) -> None:
+    table = dealt(variant, {2: READY_BY_CHI}, first="1m")
+    table.discard(0, "1m")
+    table.pass_all(but=[2])
+    table.chow(2, "23m", ready=True)
+    reason = table.refuse(DiscardTile(seat=2, tile="5p"))
+    assert "吃听" in reason
+    events = table.discard(2, "9m")  # no flag needed: the claim declared it
+    assert events[0].ready == "plain" and table.seat(2).ready == "plain" and not table.seat(2).must_ready
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_chi_ting_chow_that_cannot_make_the_seat_ready_is_not_offered(variant: str) -> None:
+    table = dealt(variant, {2: "23m456p789s11s46p9m"}, first="1m")  # no 刻: no 听 after it
+    table.discard(0, "1m")
+    assert "ready_chi" not in table.options_of(2)
+
+
+def test_mudanjiang_chi_ting_may_claim_by_pong() -> None:
+    # seat 2: pong 1m with 11m, throw 9m: 555p 789s 22s 46p waits on 5p ... needs a 顺 besides
+    table = dealt("mudanjiang", {2: "11m555p789s22s46p9m"}, first="1m")
+    table.discard(0, "1m")
+    assert set(table.options_of(2)) == {"pong", "ready_pong"}
+    table.pass_all(but=[2])
+    events = table.pung(2, ready=True)
+    claimed = table.of_type(ev.TileClaimed, events)
+    assert [(c.seat, c.kind, c.ready) for c in claimed] == [(2, "pong", True)]
+    table.discard(2, "9m")
+    assert table.seat(2).ready == "plain"
+
+
+def test_harbin_chi_ting_is_by_chow_only() -> None:
+    table = dealt("harbin", {2: "11m555p789s22s46p9m"}, first="1m")
+    table.discard(0, "1m")
+    assert table.options_of(2) == ("pong",)
+    assert table.refuse(Pung(seat=2, ready=True))
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_the_next_seat_may_choose_a_plain_chow_where_chi_ting_is_possible_and_still_declare_ready(variant: str) -> None:
+    table = chow_from_dealer(variant, READY_BY_CHI, "1m", "23m")
+    assert not table.seat(1).must_ready
+    table.discard(1, "9m", ready="plain")  # 选择吃牌后，可以听牌也可以放弃
+    assert table.seat(1).ready == "plain"
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_after_a_plain_chow_the_seat_may_also_not_declare_ready(variant: str) -> None:
+    table = chow_from_dealer(variant, READY_BY_CHI, "1m", "23m")
+    table.discard(1, "9m")
+    assert table.seat(1).ready is None
+
+
+def test_mudanjiang_example_chi_ting_on_8m_then_discard_3m_or_7m() -> None:
+    """``000``: 333s 234p 678s 3677m, 8m thrown → 吃听 by 678m, then 3m or 7m makes the seat 听.
+    As printed the hand has no 幺九 (README); with 789s in place of 678s it holds in full."""
+    for discard, wait in (("3m", "7m"), ("7m", "3m")):
+        table = dealt("mudanjiang", {2: "333s234p789s3677m"}, first="8m")
+        table.discard(0, "8m")
+        assert "ready_chi" in table.options_of(2)
+        table.pass_all(but=[2])
+        table.chow(2, "67m", ready=True)
+        table.discard(2, discard)
+        assert table.seat(2).ready == "plain"
+        from services.rules.table.winning import hand_waits
+
+        seat = table.seat(2)
+        assert names(hand_waits(table.state.variant, seat.concealed, seat.melds, frozenset())) == [wait]
+
+
+def test_mudanjiang_example_as_printed_has_no_yaojiu_and_cannot_chi_ting() -> None:
+    table = dealt("mudanjiang", {2: "333s234p678s3677m"}, first="8m")
+    table.discard(0, "8m")
+    assert "ready_chi" not in table.options_of(2)
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_choosing_chi_ting_and_losing_the_claim_leaves_the_seat_unready(variant: str) -> None:
+    # seat 2 may 吃听 1m; seat 3 may win?? no: seat 3 pongs — in both variants 吃听 beats 碰, so
+    # make seat 1's 吃听 nearer: seats 1 and 2 both 吃听, seat 1 is nearer and takes it
+    table = dealt(variant, {1: READY_BY_CHI, 2: "23m555s789p11p46s9m"}, first="1m")
+    table.discard(0, "1m")
+    assert "ready_chi" in table.options_of(1) and "ready_chi" in table.options_of(2)
+    table.chow(2, "23m", ready=True)
+    table.chow(1, "23m", ready=True)
+    claimed = table.last(ev.TileClaimed)
+    assert claimed.seat == 1
+    assert table.seat(2).ready is None and not table.seat(2).must_ready and table.seat(2).melds == ()
+
+
+# -- after 听 ----------------------------------------------------------------------------------
+def _ready_seat_one(variant: str, draws: list[str]) -> Table:
+    table = dealt(variant, {1: READY_BY_CHI}, draws=draws, first="1m")
+    table.discard(0, "1m")
+    table.pass_all(but=[1])
+    table.chow(1, "23m")
+    table.discard(1, "9m", ready="plain")
+    table.pass_all()
+    return table
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_after_ready_only_the_drawn_tile_may_be_discarded(variant: str) -> None:
+    table = _ready_seat_one(variant, ["3s", "3s", "3s", "2p"])
+    for _ in range(3):
+        table.play(table.hand.turn, table.drawn(table.hand.turn))
+    assert table.hand.turn == 1 and table.drawn(1) == "2p"
+    assert "drawn tile" in table.refuse(DiscardTile(seat=1, tile="1s"))
+    assert "already" in table.refuse(DiscardTile(seat=1, tile="2p", ready="plain"))
+    table.discard(1, "2p")
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_ready_seat_may_not_chow_or_pong(variant: str) -> None:
+    # seat 1 is 听 holding 555p 11s: seat 0's 1s and seat 3's 5p... it is offered nothing but 胡
+    table = _ready_seat_one(variant, ["1s", "8m", "3s"])
+    table.discard(2, "1s")
+    assert table.options_of(1) == ()
+
+
+def test_mudanjiang_a_ready_seat_may_not_kong() -> None:
+    table = _ready_seat_one("mudanjiang", ["3s", "3s", "3s", "5p"])
+    for _ in range(3):
+        table.play(table.hand.turn, table.drawn(table.hand.turn))
+    assert table.drawn(1) == "5p"
+    reason = table.refuse(Kong(seat=1, tile="5p"))
+    assert "after 听" in reason or "no kong" in reason.lower()
