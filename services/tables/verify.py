@@ -1,0 +1,143 @@
+"""Re-verify a recorded table: its hash chain, its seed commitments, and its decisions.
+
+``verify_table`` (1) checks the hash chain, naming the first event altered, removed or
+reordered; (2) checks each revealed seed against its deal's commitment; (3) folds the stream
+from nothing and, batch by batch, re-runs ``decide`` on the recorded command (its sealed seed
+restored from the reveal) and compares what follows with what was recorded. A rule changed
+since the hand was played shows up in (3) as the first batch that decides otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import groupby
+
+from events.envelope import RecordedEvent
+from events.fairness import check_seed
+from events.hand import HandStarted, SeedRevealed
+from events.hashchain import find_break
+from services.rules.table import CommandRejected, TableState, decide, evolve
+from services.tables.codec import command_from_record, decode
+
+
+@dataclass
+class Verification:
+    events: int = 0
+    chain_break: str | None = None
+    seeds_checked: int = 0
+    seed_problems: list[str] = field(default_factory=list)
+    batches_replayed: int = 0
+    first_divergence: str | None = None
+    unrevealed_hands: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.chain_break is None and not self.seed_problems and self.first_divergence is None
+
+    def lines(self) -> list[str]:
+        out = [f"events: {self.events}"]
+        out.append(
+            f"hash chain: {'intact' if self.chain_break is None else 'BROKEN: ' + self.chain_break}"
+        )
+        seeds = (
+            "all match their commitments"
+            if not self.seed_problems
+            else "; ".join(self.seed_problems)
+        )
+        out.append(f"seeds: {self.seeds_checked} revealed, {seeds}")
+        if self.unrevealed_hands:
+            out.append(
+                f"hands still sealed (in play): {', '.join(map(str, self.unrevealed_hands))}"
+            )
+        verdict = (
+            "the same events follow"
+            if self.first_divergence is None
+            else "DIVERGES: " + self.first_divergence
+        )
+        out.append(f"re-decided {self.batches_replayed} commands: {verdict}")
+        return out
+
+
+def _revealed_seeds(events: list[RecordedEvent]) -> dict[int, str]:
+    seeds: dict[int, str] = {}
+    for recorded in events:
+        if recorded.type == "seed_revealed":
+            event = decode(recorded)
+            assert isinstance(event, SeedRevealed)
+            seeds[event.hand_number] = event.seed
+    return seeds
+
+
+def _check_seeds(events: list[RecordedEvent], seeds: dict[int, str], report: Verification) -> None:
+    for recorded in events:
+        if recorded.type != "hand_started":
+            continue
+        deal = decode(recorded)
+        assert isinstance(deal, HandStarted)
+        if deal.seed_commitment is None:
+            continue
+        seed = seeds.get(deal.hand_number)
+        if seed is None:
+            report.unrevealed_hands.append(deal.hand_number)
+        elif check_seed(seed, deal.seed_commitment):
+            report.seeds_checked += 1
+        else:
+            report.seed_problems.append(
+                f"hand {deal.hand_number}: revealed seed does not match the commitment"
+            )
+
+
+def _batches(events: list[RecordedEvent]) -> list[list[RecordedEvent]]:
+    """Events appended together share their command; consecutive ones form a batch."""
+    return [
+        list(group) for _, group in groupby(events, key=lambda e: (e.command_id, repr(e.command)))
+    ]
+
+
+def _strip(payload: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in payload.items() if k != "seed"}
+
+
+def verify_table(events: list[RecordedEvent], sealed: dict[int, str] | None = None) -> Verification:
+    """Check a table's stream; ``sealed`` supplies seeds of hands not yet revealed (operators)."""
+    report = Verification(events=len(events))
+    broken = find_break(events)
+    report.chain_break = str(broken) if broken else None
+    seeds = {**(sealed or {}), **_revealed_seeds(events)}
+    _check_seeds(events, seeds, report)
+    state = TableState()
+    for batch in _batches(events):
+        first = batch[0]
+        if first.command is not None and report.first_divergence is None:
+            hand = state.series.hands_played + 1
+            report.first_divergence = _redecide(state, first, batch, seeds.get(hand))
+            report.batches_replayed += 1
+        for recorded in batch:
+            event = decode(recorded)
+            if isinstance(event, HandStarted) and event.seed is None and event.wall is None:
+                if event.hand_number not in seeds:
+                    return report  # a hand still sealed: nothing after its deal can be re-dealt
+                event = event.model_copy(update={"seed": seeds[event.hand_number]})
+            state = evolve(state, event)
+    return report
+
+
+def _redecide(
+    state: TableState, first: RecordedEvent, batch: list[RecordedEvent], seed: str | None
+) -> str | None:
+    assert first.command is not None
+    if first.command.get("seed_sealed") and seed is None:
+        return None  # a hand still in play: its seed is sealed, nothing to re-deal from yet
+    command = command_from_record(first.command, seed)
+    try:
+        again = decide(state, command)
+    except CommandRejected as refusal:
+        return f"version {first.version}: the recorded command is now refused: {refusal.reason}"
+    recorded = [(e.type, _strip(e.payload)) for e in batch]
+    produced = [(e.type, _strip(e.model_dump(mode="json", exclude={"type"}))) for e in again]
+    for offset, (mine, theirs) in enumerate(zip(produced, recorded, strict=False)):
+        if mine != theirs:
+            return f"version {first.version + offset}: recorded {theirs[0]} {theirs[1]}, the rules now give {mine[0]} {mine[1]}"
+    if len(produced) != len(recorded):
+        return f"version {first.version}: recorded {len(recorded)} events, the rules now give {len(produced)}"
+    return None
