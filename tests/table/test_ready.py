@@ -267,13 +267,17 @@ def test_choosing_chi_ting_and_losing_the_claim_leaves_the_seat_unready(variant:
 
 
 # -- after 听 ----------------------------------------------------------------------------------
+READY_ON_7P = "23m555p789s11s68p9m"  # 吃 1m with 23m, throw 9m: 555p 789s 11s 68p waits on 7p only
+
+
 def _ready_seat_one(variant: str, draws: list[str]) -> Table:
-    table = dealt(variant, {1: READY_BY_CHI}, draws=draws, first="1m")
+    table = dealt(variant, {1: READY_ON_7P}, draws=draws, first="1m")
     table.discard(0, "1m")
     table.pass_all(but=[1])
     table.chow(1, "23m")
     table.discard(1, "9m", ready="plain")
     table.pass_all()
+    assert table.seat(1).ready == "plain"
     return table
 
 
@@ -289,17 +293,64 @@ def test_after_ready_only_the_drawn_tile_may_be_discarded(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", BAO_VARIANTS)
-def test_a_ready_seat_may_not_chow_or_pong(variant: str) -> None:
-    # seat 1 is 听 holding 555p 11s: seat 0's 1s and seat 3's 5p... it is offered nothing but 胡
-    table = _ready_seat_one(variant, ["1s", "8m", "3s"])
-    table.discard(2, "1s")
+def test_a_ready_seat_is_offered_no_pong_on_its_pair(variant: str) -> None:
+    table = _ready_seat_one(variant, ["1s"])
+    table.discard(2, "1s")  # seat 1 holds 11s
     assert table.options_of(1) == ()
 
 
-def test_mudanjiang_a_ready_seat_may_not_kong() -> None:
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_ready_seat_is_offered_no_chow(variant: str) -> None:
+    table = _ready_seat_one(variant, ["3s", "3s", "6s"])
+    table.play(2, "3s")
+    table.play(3, "3s")
+    table.discard(0, "6s")  # seat 1 holds 78s
+    assert table.options_of(1) == ()
+
+
+def test_mudanjiang_a_ready_seat_is_offered_no_kong_on_a_discard() -> None:
+    table = _ready_seat_one("mudanjiang", ["5p"])
+    table.discard(2, "5p")  # seat 1 holds 555p
+    assert table.options_of(1) == ()
+
+
+def test_harbin_a_ready_seat_may_kong_a_discard_when_it_stays_ready() -> None:
+    table = _ready_seat_one("harbin", ["5p"])
+    table.discard(2, "5p")  # seat 1 holds 555p; 789s 11s 68p still waits on 7p
+    assert table.options_of(1) == ("kong",)
+    table.pass_all(but=[1])
+    table.kong(1)
+    assert table.seat(1).melds[-1].kind == "kong" and table.seat(1).ready == "plain"
+    assert table.hand.turn == 1 and table.seat(1).drawn is not None
+
+
+def test_mudanjiang_a_ready_seat_may_not_kong_on_its_turn() -> None:
     table = _ready_seat_one("mudanjiang", ["3s", "3s", "3s", "5p"])
     for _ in range(3):
         table.play(table.hand.turn, table.drawn(table.hand.turn))
     assert table.drawn(1) == "5p"
-    reason = table.refuse(Kong(seat=1, tile="5p"))
-    assert "after 听" in reason or "no kong" in reason.lower()
+    assert "after 听" in table.refuse(Kong(seat=1, tile="5p"))
+
+
+def test_harbin_a_ready_seat_may_kong_on_its_turn_when_it_stays_ready() -> None:
+    table = _ready_seat_one("harbin", ["3s", "3s", "3s", "5p"])
+    for _ in range(3):
+        table.play(table.hand.turn, table.drawn(table.hand.turn))
+    events = table.kong(1, "5p")
+    assert table.of_type(ev.KongDeclared, events)[0].kind == "concealed_kong"
+    assert table.seat(1).ready == "plain"
+
+
+def test_harbin_a_ready_seat_may_not_kong_when_the_kong_breaks_its_wait() -> None:
+    # seat 1 pongs 1s and waits on 9p with 234m 345m 456m; a kong of the fourth 4m leaves
+    # 23m 35m 56m 9p, which waits on nothing
+    table = dealt("harbin", {1: "234m345m456m9p11s7z"}, draws=["3s", "3s", "3s", "4m"], first="1s")
+    table.discard(0, "1s")
+    table.pass_all(but=[1])
+    table.pung(1)
+    table.discard(1, "7z", ready="plain")
+    table.pass_all()
+    for _ in range(3):
+        table.play(table.hand.turn, table.drawn(table.hand.turn))
+    assert table.hand.turn == 1 and table.drawn(1) == "4m"
+    assert "not ready" in table.refuse(Kong(seat=1, tile="4m"))
