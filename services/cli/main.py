@@ -31,6 +31,16 @@ def _play(args: argparse.Namespace) -> int:
     return play_cmd.main(args)
 
 
+def _log(action: str) -> object:
+    def run(args: argparse.Namespace) -> int:
+        from services.cli import log_cmd
+
+        result: int = getattr(log_cmd, f"{action}_main")(args)
+        return result
+
+    return run
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paiju", description="Paiju (牌局): the mahjong table service"
@@ -51,6 +61,24 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", default="harbin")
     play.add_argument("--seed", default="paiju-demo-0001")
     play.set_defaults(run=_play)
+
+    from services.cli.log_cmd import add_store_argument
+
+    replay = sub.add_parser("replay", help="a recorded table move by move, then its checks")
+    replay.add_argument("table")
+    replay.add_argument("--hand", type=int, help="only this hand (1-based)")
+    add_store_argument(replay)
+    replay.set_defaults(run=_log("replay"))
+
+    export = sub.add_parser("export", help="a table's events as JSON lines on stdout")
+    export.add_argument("table")
+    add_store_argument(export)
+    export.set_defaults(run=_log("export"))
+
+    imp = sub.add_parser("import", help="a table exported as JSON lines (file or - for stdin)")
+    imp.add_argument("file")
+    add_store_argument(imp)
+    imp.set_defaults(run=_log("import"))
     return parser
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from events.base import DomainEvent
 from events.envelope import RecordedEvent
 from events.fairness import check_seed
-from events.hand import HandStarted
+from events.hand import HandStarted, SeedRevealed
 from events.store.base import EventStore, SeedError
 from services.rules import RULES_VERSION
 from services.rules.table import TableState, evolve
@@ -32,21 +32,37 @@ class LoadedTable:
     version: int
 
 
-def with_seed(store: EventStore, table_id: str, event: DomainEvent) -> DomainEvent:
-    """Join a deal's sealed seed back in, checked against the commitment in the stream."""
+def revealed_seeds(events: list[RecordedEvent]) -> dict[int, str]:
+    """The seeds a stream itself reveals (``seed_revealed``), by hand number."""
+    seeds: dict[int, str] = {}
+    for recorded in events:
+        if recorded.type == "seed_revealed":
+            event = decode(recorded)
+            assert isinstance(event, SeedRevealed)
+            seeds[event.hand_number] = event.seed
+    return seeds
+
+
+def with_seed(
+    store: EventStore, table_id: str, event: DomainEvent, revealed: dict[int, str] | None = None
+) -> DomainEvent:
+    """Join a deal's seed back in (revealed in the stream, else sealed in the store), checked
+    against the commitment in the stream."""
     if (
         not isinstance(event, HandStarted)
         or event.seed is not None
         or event.seed_commitment is None
     ):
         return event
-    try:
-        seed = store.load_seed(table_id, event.hand_number)
-    except SeedError as error:
-        raise SealedSeedError(f"table {table_id} hand {event.hand_number}: {error}") from error
+    seed = (revealed or {}).get(event.hand_number)
+    if seed is None:
+        try:
+            seed = store.load_seed(table_id, event.hand_number)
+        except SeedError as error:
+            raise SealedSeedError(f"table {table_id} hand {event.hand_number}: {error}") from error
     if not check_seed(seed, event.seed_commitment):
         raise SealedSeedError(
-            f"table {table_id} hand {event.hand_number}: sealed seed does not match its commitment"
+            f"table {table_id} hand {event.hand_number}: the seed does not match its commitment"
         )
     return event.model_copy(update={"seed": seed})
 
@@ -54,8 +70,9 @@ def with_seed(store: EventStore, table_id: str, event: DomainEvent) -> DomainEve
 def fold(
     store: EventStore, table_id: str, events: list[RecordedEvent], state: TableState
 ) -> TableState:
+    revealed = revealed_seeds(events)
     for recorded in events:
-        state = evolve(state, with_seed(store, table_id, decode(recorded)))
+        state = evolve(state, with_seed(store, table_id, decode(recorded), revealed))
     return state
 
 

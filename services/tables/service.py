@@ -148,8 +148,10 @@ class TableService:
         """The table's events from ``from_version`` as ``viewer`` may see each one."""
         state = TableState()
         out: list[dict[str, Any]] = []
-        for recorded in self.store.read_stream(table_id):
-            event = loader.with_seed(self.store, table_id, decode(recorded))
+        events = self.store.read_stream(table_id)
+        revealed = loader.revealed_seeds(events)
+        for recorded in events:
+            event = loader.with_seed(self.store, table_id, decode(recorded), revealed)
             if recorded.version >= from_version:
                 out.append(
                     {

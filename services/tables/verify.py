@@ -14,10 +14,11 @@ from itertools import groupby
 
 from events.envelope import RecordedEvent
 from events.fairness import check_seed
-from events.hand import HandStarted, SeedRevealed
+from events.hand import HandStarted
 from events.hashchain import find_break
 from services.rules.table import CommandRejected, TableState, decide, evolve
 from services.tables.codec import command_from_record, decode
+from services.tables.loader import revealed_seeds
 
 
 @dataclass
@@ -58,16 +59,6 @@ class Verification:
         return out
 
 
-def _revealed_seeds(events: list[RecordedEvent]) -> dict[int, str]:
-    seeds: dict[int, str] = {}
-    for recorded in events:
-        if recorded.type == "seed_revealed":
-            event = decode(recorded)
-            assert isinstance(event, SeedRevealed)
-            seeds[event.hand_number] = event.seed
-    return seeds
-
-
 def _check_seeds(events: list[RecordedEvent], seeds: dict[int, str], report: Verification) -> None:
     for recorded in events:
         if recorded.type != "hand_started":
@@ -103,7 +94,7 @@ def verify_table(events: list[RecordedEvent], sealed: dict[int, str] | None = No
     report = Verification(events=len(events))
     broken = find_break(events)
     report.chain_break = str(broken) if broken else None
-    seeds = {**(sealed or {}), **_revealed_seeds(events)}
+    seeds = {**(sealed or {}), **revealed_seeds(events)}
     _check_seeds(events, seeds, report)
     state = TableState()
     for batch in _batches(events):
