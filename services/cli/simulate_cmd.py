@@ -22,7 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from events import hand as ev
-from services.bots.runner import BOTS, InvariantBroken, hand_seed, open_table, play_hand
+from services.bots.runner import (
+    BOTS,
+    HandRecord,
+    InvariantBroken,
+    hand_seed,
+    open_table,
+    play_hand,
+)
 from services.rules.variants import VARIANTS
 
 ENDINGS = ("自摸", "点炮", "抢杠", "一炮多响", "荒庄")
@@ -53,6 +60,7 @@ class VariantRun:
     variant: str
     hands: int = 0
     events: int = 0
+    commands: int = 0
     seconds: float = 0.0
     endings: Counter[str] = field(default_factory=Counter)
     patterns: Counter[str] = field(default_factory=Counter)
@@ -64,7 +72,9 @@ class VariantRun:
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds > 0 else 0.0
 
-    def count(self, events: list[Any]) -> None:
+    def count(self, record: HandRecord) -> None:
+        events = record.events
+        self.commands += len(record.commands)
         won = next((e for e in events if isinstance(e, ev.HandWon)), None)
         self.hands += 1
         self.events += len(events)
@@ -88,6 +98,7 @@ class VariantRun:
             "variant": self.variant,
             "hands": self.hands,
             "events": self.events,
+            "commands": self.commands,
             "seconds": round(self.seconds, 3),
             "hands_per_second": round(self.hands_per_second, 2),
             "endings": {k: self.endings[k] for k in ENDINGS},
@@ -121,7 +132,7 @@ def run_variant(variant: str, games: int, seed: str, bot: str, check: bool) -> V
                 "commands": [c.model_dump(mode="json") for c in error.commands],
             }
             break
-        result.count(record.events)
+        result.count(record)
     result.seconds = time.perf_counter() - started
     return result
 
