@@ -23,7 +23,6 @@ from typing import IO, Any
 from services.rules.kadang import wins_on_drawn_bao
 from services.rules.melds import MELD_KINDS, Meld, meld_tiles_valid
 from services.rules.ready import (
-    complete_with_wild,
     hand_waits,
     held_wildcards,
     ready_blockers,
@@ -32,7 +31,7 @@ from services.rules.ready import (
 )
 from services.rules.scoring.base import ScoringError, WinContext
 from services.rules.scoring.registry import ScorerUnavailableError, scorer_for
-from services.rules.shapes import is_seven_pairs
+from services.rules.shapes import is_complete, is_seven_pairs
 from services.rules.tiles import (
     NUM_KINDS,
     Tile,
@@ -270,7 +269,7 @@ def _is_complete(request: AnalyzeRequest) -> bool:
     config, counts = request.config, request.counts
     plain, wild = split_wild(counts, held_wildcards(config, request.wildcards))
     seven_pairs = config.seven_pairs and not request.melds
-    if complete_with_wild(plain, wild) or (seven_pairs and is_seven_pairs(plain, wild)):
+    if is_complete(plain, wild) or (seven_pairs and is_seven_pairs(plain, wild)):
         return True
     if config.wildcard != "bao":
         return False

@@ -64,8 +64,8 @@ def kadang_waits(config: VariantConfig, concealed: Sequence[int], melds: Sequenc
 def wins_on_drawn_bao(config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
     """摸宝: a drawn 宝 reads as any tile (红中 too, decision 7), so any wait at all wins with it.
 
-    Asked of the waits rather than of ``shapes.is_complete(counts, 1)``, whose wildcard is never
-    an honour and, for now, never the 7 of a 7-8-9 run (see ``ready.complete_with_wild``).
+    Asked of the waits rather than of ``shapes.is_complete(counts, 1)``, whose wildcard (Tanggu's
+    混) is never an honour.
     """
     return bool(hand_waits(config, concealed, melds))
 

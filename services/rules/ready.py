@@ -121,7 +121,7 @@ def hand_waits(
     wild_kinds = held_wildcards(config, wildcards)
     plain, wild = split_wild(counts, wild_kinds)
     seven_pairs = config.seven_pairs and not melds
-    found = set(waits(plain, 0, seven_pairs) if not wild else waits_with_wild(plain, wild, seven_pairs))
+    found = set(waits(plain, wild, seven_pairs))
     found -= wild_kinds  # a drawn 混 is never read as its own face
     if wild_kinds and _completes(plain, wild + 1, seven_pairs):
         found |= {t for t in wild_kinds if t < NUM_KINDS}
@@ -129,44 +129,8 @@ def hand_waits(
     return sorted(t for t in found if counts[t] + held[t] < 4)
 
 
-def waits_with_wild(plain: Counts, wild: int, seven_pairs: bool = False) -> list[Tile]:
-    """``shapes.waits`` with wildcards, through ``complete_with_wild``: the kinds that complete."""
-    found: list[Tile] = []
-    for t in range(NUM_KINDS):
-        if plain[t] < 4:
-            plain[t] += 1
-            if _completes(plain, wild, seven_pairs):
-                found.append(t)
-            plain[t] -= 1
-    return found
-
-
 def _completes(plain: Counts, wild: int, seven_pairs: bool) -> bool:
-    return complete_with_wild(plain, wild) or (seven_pairs and is_seven_pairs(plain, wild))
-
-
-def complete_with_wild(plain: Counts, wild: int) -> bool:
-    """``shapes.is_complete``, also finding runs 7-8-9 whose 7 is a wildcard.
-
-    ``shapes._suit_need`` only builds runs upwards from the lowest tile left, so a held 8 and 9
-    never meet a wildcard 7 (``89p`` + 1 wildcard reads as no set). Until that is fixed there,
-    each such run is tried here first; the rest is left to ``shapes``.
-    """
-    if is_complete(plain, wild):
-        return True
-    if not wild:
-        return False
-    for start in (0, 9, 18):
-        eight, nine = start + 7, start + 8
-        if plain[eight] and plain[nine]:
-            plain[eight] -= 1
-            plain[nine] -= 1
-            found = complete_with_wild(plain, wild - 1)
-            plain[eight] += 1
-            plain[nine] += 1
-            if found:
-                return True
-    return False
+    return is_complete(plain, wild) or (seven_pairs and is_seven_pairs(plain, wild))
 
 
 def ready_blockers(

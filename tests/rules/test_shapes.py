@@ -7,11 +7,10 @@ A wildcard stands for any suited tile, never an honour.
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.rules.ready import complete_with_wild, hand_waits, waits_with_wild
+from services.rules.ready import hand_waits
 from services.rules.shapes import is_complete, is_seven_pairs, waits
 from services.rules.tiles import parse_tiles
 from services.rules.variants import get_variant
@@ -137,56 +136,34 @@ def test_waits_agree_with_the_brute_force(tiles: list[int]) -> None:
     assert waits(counts) == slow_waits(counts, 0)
 
 
-SHAPES_WILD_BUG = (
-    "shapes._suit_need builds runs only upwards from the lowest tile, so 8-9 never meets a "
-    "wildcard 7; ready.complete_with_wild works around it until shapes is fixed"
-)
-
-
 @settings(max_examples=150, deadline=None)
 @given(hands(13, kinds=27), st.integers(1, 3))
 def test_waits_with_wildcards_agree_with_the_brute_force(tiles: list[int], wild: int) -> None:
     counts = _counts(tiles[wild:])  # the first ``wild`` tiles become wildcards
-    assert waits_with_wild(counts, wild) == slow_waits(counts, wild)
+    assert waits(counts, wild) == slow_waits(counts, wild)
 
 
 @settings(max_examples=200, deadline=None)
 @given(hands(13), st.integers(0, 2))
 def test_waits_with_seven_pairs_agree_with_the_brute_force(tiles: list[int], wild: int) -> None:
     counts = _counts(tiles[wild:])
-    assert waits_with_wild(counts, wild, seven_pairs=True) == slow_waits(counts, wild, seven_pairs=True)
+    assert waits(counts, wild, seven_pairs=True) == slow_waits(counts, wild, seven_pairs=True)
 
 
 @settings(max_examples=300, deadline=None)
 @given(hands(14), st.integers(0, 2))
 def test_completeness_agrees_with_the_brute_force(tiles: list[int], wild: int) -> None:
     counts = _counts(tiles[wild:])
-    assert complete_with_wild(counts, wild) == slow_complete(counts, wild)
+    assert is_complete(counts, wild) == slow_complete(counts, wild)
     assert is_seven_pairs(counts, wild) == slow_seven_pairs(counts, wild)
 
 
-@settings(max_examples=200, deadline=None)
-@given(hands(14))
-def test_shapes_completeness_without_wildcards_agrees_with_the_brute_force(tiles: list[int]) -> None:
-    counts = _counts(tiles)
-    assert is_complete(counts) == slow_complete(counts, 0)
-
-
-@pytest.mark.xfail(reason=SHAPES_WILD_BUG, strict=False)
-@settings(max_examples=300, deadline=None)
-@given(hands(13, kinds=27), st.integers(1, 3))
-def test_shapes_waits_with_wildcards_agree_with_the_brute_force(tiles: list[int], wild: int) -> None:
-    counts = _counts(tiles[wild:])
-    assert waits(counts, wild) == slow_waits(counts, wild)
-
-
-@pytest.mark.xfail(reason=SHAPES_WILD_BUG, strict=False)
-def test_shapes_reads_eight_nine_and_a_wildcard_as_a_run() -> None:
+def test_eight_nine_and_a_wildcard_make_a_run() -> None:
     assert is_complete(_counts(parse_tiles("89p111222s33s888s")), 1)
 
 
-def test_eight_nine_and_a_wildcard_make_a_run() -> None:
-    assert complete_with_wild(_counts(parse_tiles("89p111222s33s888s")), 1)
+def test_a_wildcard_seven_and_eight_complete_a_run_with_a_nine() -> None:
+    assert is_complete(_counts(parse_tiles("9p111222s33s888s")), 2)
 
 
 @settings(max_examples=150, deadline=None)
