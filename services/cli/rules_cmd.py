@@ -20,18 +20,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
-from services.rules.kadang import wins_on_drawn_bao
 from services.rules.melds import MELD_KINDS, Meld, meld_tiles_valid
 from services.rules.ready import (
+    complete_hand,
     hand_waits,
     held_wildcards,
     ready_blockers,
     ready_discards,
-    split_wild,
 )
 from services.rules.scoring.base import ScoringError, WinContext
 from services.rules.scoring.registry import ScorerUnavailableError, scorer_for
-from services.rules.shapes import is_complete, is_seven_pairs
 from services.rules.tiles import (
     NUM_KINDS,
     Tile,
@@ -258,29 +256,10 @@ def run_analyze(text: str) -> tuple[int, str]:
     else:
         discards = ready_discards(config, counts, melds, wildcards)
         out = {
-            "complete": _is_complete(request),
+            "complete": complete_hand(config, counts, melds, wildcards),
             "ready_discards": {name(t): names(w) for t, w in discards.items()},
         }
     return 0, _dump(out)
-
-
-def _is_complete(request: AnalyzeRequest) -> bool:
-    """Complete as held; under a 宝 variant one held 宝 may be the ready seat's wild draw."""
-    config, counts = request.config, request.counts
-    plain, wild = split_wild(counts, held_wildcards(config, request.wildcards))
-    seven_pairs = config.seven_pairs and not request.melds
-    if is_complete(plain, wild) or (seven_pairs and is_seven_pairs(plain, wild)):
-        return True
-    if config.wildcard != "bao":
-        return False
-    for bao in request.wildcards:
-        if counts[bao]:
-            counts[bao] -= 1
-            drawn_wild = wins_on_drawn_bao(config, counts, request.melds)
-            counts[bao] += 1
-            if drawn_wild:
-                return True
-    return False
 
 
 def run_score(text: str) -> tuple[int, str]:

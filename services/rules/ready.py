@@ -133,6 +133,33 @@ def _completes(plain: Counts, wild: int, seven_pairs: bool) -> bool:
     return is_complete(plain, wild) or (seven_pairs and is_seven_pairs(plain, wild))
 
 
+def complete_hand(
+    config: VariantConfig,
+    concealed: Sequence[int],
+    melds: Sequence[Meld] = (),
+    wildcards: Collection[Tile] = frozenset(),
+) -> bool:
+    """Whether 3n+2 concealed tiles are a winning shape as held.
+
+    Under a 宝 variant one held 宝 may be the tile a ready seat just drew, and so wild; it then
+    reads as any tile, 红中 included (decision 7), which is to say the other tiles wait.
+    """
+    counts = as_counts(concealed)
+    plain, wild = split_wild(counts, held_wildcards(config, wildcards))
+    if _completes(plain, wild, config.seven_pairs and not melds):
+        return True
+    if config.wildcard != "bao":
+        return False
+    for bao in wildcards:
+        if bao < NUM_KINDS and counts[bao]:
+            counts[bao] -= 1
+            drawn_wild = bool(hand_waits(config, counts, melds))
+            counts[bao] += 1
+            if drawn_wild:
+                return True
+    return False
+
+
 def ready_blockers(
     config: VariantConfig,
     concealed: Sequence[int],

@@ -15,6 +15,7 @@ from services.rules.ready import (
     ONE_SUIT,
     TOO_FEW_CONCEALED,
     can_declare_ready,
+    complete_hand,
     hand_waits,
     ready_blockers,
     ready_discards,
@@ -178,3 +179,20 @@ def test_counts_and_tiles_give_the_same_answer() -> None:
     tiles = parse_tiles("11s88m789m345s")
     counts = [tiles.count(t) for t in range(34)]
     assert ready_blockers(HARBIN, counts, [meld("pong", "222p")]) == ready_blockers(HARBIN, tiles, [meld("pong", "222p")])
+
+
+def test_a_held_bao_may_be_the_wild_draw_of_a_complete_hand() -> None:
+    hand = parse_tiles("13m345s789s11s5p")  # waits on 2m; the 5p is the drawn 宝
+    assert complete_hand(HARBIN, hand, [meld("pong", "222p")], wildcards={tile("5p")})
+    assert not complete_hand(HARBIN, hand, [meld("pong", "222p")])
+
+
+def test_a_drawn_bao_completes_a_red_dragon_wait() -> None:
+    hand = parse_tiles("123m456p789s111s7z5p")
+    assert complete_hand(MUDANJIANG, hand, wildcards={tile("5p")})
+
+
+def test_seven_pairs_are_complete_only_where_the_variant_counts_them() -> None:
+    hand = parse_tiles("1133557799m1122p")
+    assert complete_hand(get_variant("shandong"), hand)
+    assert not complete_hand(get_variant("shanghai"), hand)
