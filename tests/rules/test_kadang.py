@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from services.rules.kadang import (
     duidao_waits,
     is_bao_zhong_bao,
@@ -11,6 +14,7 @@ from services.rules.kadang import (
     kadang_waits,
     wins_on_drawn_bao,
 )
+from services.rules.ready import hand_waits
 from services.rules.tiles import names, parse_tiles, tile
 from services.rules.variants import get_variant
 
@@ -99,3 +103,36 @@ def test_a_drawn_bao_completes_an_eight_nine_edge() -> None:
 
 def test_a_drawn_bao_does_not_win_a_hand_that_is_not_ready() -> None:
     assert not wins_on_drawn_bao(HARBIN, parse_tiles("1357m2468p13579s"))
+
+
+@st.composite
+def won_hands(draw: st.DrawFn) -> tuple[list[int], int]:
+    """A winning hand of suits and 红中 (four sets and a pair), split into 13 tiles and the winner."""
+    tiles: list[int] = []
+    for _ in range(4):
+        start = draw(st.integers(0, 26))
+        if start % 9 <= 6 and draw(st.booleans()):
+            tiles += [start, start + 1, start + 2]
+        else:
+            tiles += [start] * 3
+    tiles += [draw(st.sampled_from([*range(27), 33]))] * 2
+    tiles = draw(st.permutations(tiles))
+    return sorted(tiles[1:]), tiles[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(won_hands())
+def test_harbin_kadang_is_always_mudanjiang_kadang(won: tuple[list[int], int]) -> None:
+    hand, win_tile = won
+    if is_kadang(HARBIN, hand, win_tile):
+        assert is_kadang(MUDANJIANG, hand, win_tile)
+        assert hand_waits(HARBIN, hand) == [win_tile]
+
+
+@settings(max_examples=300, deadline=None)
+@given(won_hands())
+def test_kadang_needs_the_winning_tile_between_its_neighbours(won: tuple[list[int], int]) -> None:
+    hand, win_tile = won
+    if is_kadang(MUDANJIANG, hand, win_tile):
+        assert win_tile < 27 and 0 < win_tile % 9 < 8
+        assert win_tile - 1 in hand and win_tile + 1 in hand
