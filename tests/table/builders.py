@@ -4,8 +4,9 @@ tiny ``Table`` that applies commands through ``decide``/``evolve`` and keeps the
 ``wall_for`` writes a wall in draw order (what ``StartHand(wall=...)`` takes):
 
 * ``hands``: ``{seat: "mpsz"}`` opening hands, 13 tiles (14 for the dealer, whose 14th tile,
-  the last one written, is dealt last and shows as the dealer's drawn tile);
-* ``draws``: the tiles drawn from the head after the deal, in order;
+  the last one written, is dealt last and shows as the dealer's drawn tile); a seat other than
+  the dealer may be given fewer, the filler completing its hand;
+* ``draws``: the tiles drawn from the head after the deal, in order (``None``: the filler's);
 * ``tail``: the tiles at the end of the wall, **counted back from the end**: ``tail[0]`` is the
   very last tile (the 宝 in 牡丹江/哈尔滨; the first replacement in 山东/上海), ``tail[1]`` the one
   before it, and so on. ``None`` leaves a place to the filler. In 塘沽 the 混 indicator lies at
@@ -69,7 +70,7 @@ def _spread(pool: Counter[str]) -> list[str]:
 def wall_for(
     variant: str,
     hands: dict[int, str] | None = None,
-    draws: Iterable[str] = (),
+    draws: Iterable[str | None] = (),
     tail: Sequence[str | None] = (),
     dealer: int = 0,
     fill_first: Iterable[str] = (),
@@ -85,14 +86,15 @@ def wall_for(
         pool[tile] -= 1
         return tile
 
-    dealt: dict[int, list[str]] = {}
+    dealt: dict[int, list[str | None]] = {}
     for seat, text in hands.items():
         tiles = tiles_of(text)
         size = 14 if seat == dealer else 13
-        if len(tiles) != size:
+        if len(tiles) > size or (seat == dealer and len(tiles) != size):
             raise ValueError(f"seat {seat} needs {size} tiles, got {len(tiles)} in {text!r}")
-        dealt[seat] = [take(t, f"seat {seat}'s hand") for t in tiles]
-    head_draws = [take(t, "draws") for t in (tiles_of("".join(draws)) if isinstance(draws, str) else list(draws))]
+        # a seat other than the dealer may be given part of its hand: the filler adds the rest
+        dealt[seat] = [take(t, f"seat {seat}'s hand") for t in tiles] + [None] * (size - len(tiles))  # type: ignore[list-item]
+    head_draws = [None if t is None else take(t, "draws") for t in draws]
     tail_tiles = [None if t is None else take(t, "tail") for t in tail]
     preferred = [t for t in fill_first if pool[t] > 0 and not pool.subtract([t])]  # type: ignore[func-returns-value]
     filler = preferred + _spread(+pool)
@@ -113,7 +115,7 @@ def wall_for(
     for t in head_draws:
         if wall[index] is not None:
             raise ValueError("draws run into the tail")
-        wall[index] = t
+        wall[index] = t  # None: the filler's
         index += 1
     for i in range(total):
         if wall[i] is None:
@@ -160,7 +162,7 @@ class Table:
             return rejected.reason
         raise AssertionError(f"{command!r} was accepted")
 
-    def start(self, hands: dict[int, str] | None = None, draws: Iterable[str] = (), tail: Sequence[str | None] = (),
+    def start(self, hands: dict[int, str] | None = None, draws: Iterable[str | None] = (), tail: Sequence[str | None] = (),
               dealer: int = 0, dice: tuple[int, ...] | None = None, fill_first: Iterable[str] = ()) -> list[DomainEvent]:
         wall = wall_for(self.variant, hands, draws, tail, dealer, fill_first)
         return self.do(StartHand(wall=wall, dealer=dealer, dice=dice or DICE[self.variant]))
@@ -271,3 +273,35 @@ def tail_for(variant: str, replacements: Iterable[str | None] = (), bao: str | N
                 out.append(reps.pop(0) if reps else None)
         return out
     return reps
+
+
+def draws_at(**at: str) -> list[str | None]:
+    """``draws_at(d0="3s", d53="7p")``: a draws list with tiles at those indices, filler elsewhere."""
+    found = {int(k[1:]): v for k, v in at.items()}
+    return [found.get(i) for i in range(max(found) + 1)]
+
+
+def head_draws(table: Table) -> int:
+    """How many tiles have been drawn from the head since the deal."""
+    return table.hand.head - 53
+
+
+def play_out(table: Table, until: Any = None, max_turns: int = 400) -> None:
+    """Every seat throws what it drew (or its highest concealed tile) and every claim is passed,
+    until ``until(table)`` holds or the hand ends."""
+    for _ in range(max_turns):
+        if table.hand.step == "ended" or (until is not None and until(table)):
+            return
+        if table.hand.step in ("claims", "rob"):
+            table.pass_all()
+            continue
+        seat = table.hand.turn
+        tile = table.drawn(seat) or names(table.seat(seat).concealed)[-1]
+        table.discard(seat, tile)
+    raise AssertionError("the hand did not end")
+
+
+def play_until_draws(table: Table, count: int) -> None:
+    """Play out until ``count`` tiles have been drawn from the head and a seat is to act."""
+    play_out(table, until=lambda t: head_draws(t) >= count and t.hand.step == "discard")
+    assert head_draws(table) == count, head_draws(table)
