@@ -22,7 +22,6 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from functools import cache
 
 from services.rules import shapes
 
@@ -64,96 +63,6 @@ def ours(hands: list[Hand]) -> list[list[int]]:
     return [shapes.waits(h) for h in hands]
 
 
-# --- a proposal for shapes.py, measured here and checked against shapes.waits -------------------
-# One cached lookup per suit answers everything ``_waits_plain`` asks of it, and a suit without
-# wildcards is split greedily (the count left at the lowest rank, mod 3, must start runs) instead of
-# by the wildcard-aware recursion.
-
-
-def _sets_only(c: list[int]) -> bool:
-    c = list(c)
-    for i in range(9):
-        r = c[i] % 3
-        if r:
-            if i > 6 or c[i + 1] < r or c[i + 2] < r:
-                return False
-            c[i + 1] -= r
-            c[i + 2] -= r
-    return True
-
-
-def _sets_and_pair(c: list[int]) -> bool:
-    for p in range(9):
-        if c[p] >= 2:
-            c[p] -= 2
-            ok = _sets_only(c)
-            c[p] += 2
-            if ok:
-                return True
-    return False
-
-
-@cache
-def _suit_info(key: tuple[int, ...]) -> tuple[int, bool, bool, tuple[int, ...], tuple[int, ...]]:
-    """(residue, is sets, is sets + pair, ranks completing into sets, into sets + pair)."""
-    c = list(key)
-    residue = sum(c) % 3
-    into_sets: list[int] = []
-    into_pair: list[int] = []
-    for r in range(9):
-        if c[r] < 4:
-            c[r] += 1
-            if residue == 2 and _sets_only(c):
-                into_sets.append(r)
-            if residue == 1 and _sets_and_pair(c):
-                into_pair.append(r)
-            c[r] -= 1
-    ok_sets = residue == 0 and _sets_only(c)
-    ok_pair = residue == 2 and _sets_and_pair(c)
-    return residue, ok_sets, ok_pair, tuple(into_sets), tuple(into_pair)
-
-
-def proposed_waits(counts: Hand) -> list[int]:
-    """Same answer as ``shapes.waits(counts)`` without wildcards."""
-    infos = (_suit_info(tuple(counts[0:9])), _suit_info(tuple(counts[9:18])), _suit_info(tuple(counts[18:27])))
-    singles: list[int] = []
-    pairs: list[int] = []
-    for t in range(27, 34):
-        c = counts[t]
-        if c == 1:
-            singles.append(t)
-        elif c == 2:
-            pairs.append(t)
-        elif c == 4:
-            return []
-    found: list[int] = []
-    valid = [i[1] or i[2] for i in infos]
-    pair_suits = sum(1 for i in infos if i[2])
-    if not singles:
-        for g in range(3):
-            others = [h for h in range(3) if h != g]
-            if not (valid[others[0]] and valid[others[1]]):
-                continue
-            residue, _, _, into_sets, into_pair = infos[g]
-            other_pairs = infos[others[0]][2] + infos[others[1]][2]
-            if residue == 1 and not other_pairs and not pairs:
-                found.extend(g * 9 + r for r in into_pair)
-            elif residue == 2 and other_pairs + len(pairs) == 1:
-                found.extend(g * 9 + r for r in into_sets)
-    all_sets = infos[0][1] and infos[1][1] and infos[2][1]
-    if len(singles) == 1 and not pairs and all_sets:
-        found.append(singles[0])
-    elif not singles and len(pairs) == 2 and all_sets:
-        found.extend(pairs)
-    elif not singles and len(pairs) == 1 and pair_suits == 1 and all(valid):
-        found.append(pairs[0])
-    return sorted(found)
-
-
-def proposed(hands: list[Hand]) -> list[list[int]]:
-    return [proposed_waits(h) for h in hands]
-
-
 def theirs_factory() -> Callable[[list[Hand]], list[list[int]]]:
     from mahjong.agari import Agari
 
@@ -178,9 +87,9 @@ def theirs_factory() -> Callable[[list[Hand]], list[list[int]]]:
 
 
 def clear_caches() -> None:
+    """A cold start: every per-suit shape worked out again."""
     shapes._suit_need.cache_clear()
-    shapes._suit_completions.cache_clear()
-    _suit_info.cache_clear()
+    shapes._suit_info.cache_clear()
 
 
 def timed(fn: Callable[[list[Hand]], object], hands: list[Hand], before: Callable[[], None] | None = None) -> float:
@@ -222,24 +131,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     hands = make_hands(args.hands, args.seed)
     same, special = agreement(hands, theirs)
-    if proposed(hands) != ours(hands):
-        print("the proposal disagrees with shapes.waits", file=sys.stderr)
-        return 1
-    runs: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "mahjong", "proposal cold", "proposal warm")}
+    runs: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "mahjong")}
     for _ in range(args.rounds):  # interleaved, so drift in the machine hits all alike
         runs["cold"].append(timed(ours, hands, clear_caches))
         runs["warm"].append(timed(ours, hands))
         runs["mahjong"].append(timed(theirs, hands))
-        runs["proposal cold"].append(timed(proposed, hands, clear_caches))
-        runs["proposal warm"].append(timed(proposed, hands))
     rate = {k: statistics.median(v) for k, v in runs.items()}
     print(f"hands: {len(hands)} (half near-ready, half random), seed {args.seed}, rounds {args.rounds}")
     print(f"waits agree on {same}/{len(hands)} hands ({special} differ only by 七对/国士, which mahjong counts)")
     print(f"paiju shapes.waits, warm    : {rate['warm']:10,.0f} hands/s  {rate['warm'] / rate['mahjong']:5.1f}x")
     print(f"paiju shapes.waits, cold    : {rate['cold']:10,.0f} hands/s  {rate['cold'] / rate['mahjong']:5.1f}x")
     print(f"mahjong Agari().is_agari x34: {rate['mahjong']:10,.0f} hands/s   1.0x")
-    for k in ("proposal warm", "proposal cold"):
-        print(f"{k + ' (not in shapes)':28}: {rate[k]:10,.0f} hands/s  {rate[k] / rate['mahjong']:5.1f}x")
     return 0
 
 

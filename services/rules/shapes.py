@@ -174,59 +174,88 @@ def _seven_pairs_waits(
     return found
 
 
+def _sets_only(counts: list[int]) -> bool:
+    """A suit without wildcards splits into sets: at the lowest rank left, what a triplet
+    cannot take (the count mod 3) must start runs."""
+    c = list(counts)
+    for i in range(9):
+        r = c[i] % 3
+        if r:
+            if i > 6 or c[i + 1] < r or c[i + 2] < r:
+                return False
+            c[i + 1] -= r
+            c[i + 2] -= r
+    return True
+
+
+def _sets_and_pair(c: list[int]) -> bool:
+    for p in range(9):
+        if c[p] >= 2:
+            c[p] -= 2
+            ok = _sets_only(c)
+            c[p] += 2
+            if ok:
+                return True
+    return False
+
+
 @cache
-def _suit_completions(key: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Ranks that complete a suit into sets, and into sets plus a pair."""
+def _suit_info(key: tuple[int, ...]) -> tuple[int, bool, bool, tuple[int, ...], tuple[int, ...]]:
+    """Everything wait search asks of one suit, worked out once per shape: (residue, splits
+    into sets, into sets and a pair, ranks completing it into sets, into sets and a pair)."""
+    c = list(key)
+    residue = sum(c) % 3
     into_sets: list[int] = []
     into_pair: list[int] = []
-    work = list(key)
     for r in range(9):
-        if work[r] >= 4:
-            continue
-        work[r] += 1
-        shape = tuple(work)
-        if _suit_need(shape, False) == 0:
-            into_sets.append(r)
-        if _suit_need(shape, True) == 0:
-            into_pair.append(r)
-        work[r] -= 1
-    return tuple(into_sets), tuple(into_pair)
+        if c[r] < 4:
+            c[r] += 1
+            if residue == 2 and _sets_only(c):
+                into_sets.append(r)
+            if residue == 1 and _sets_and_pair(c):
+                into_pair.append(r)
+            c[r] -= 1
+    ok_sets = residue == 0 and _sets_only(c)
+    ok_pair = residue == 2 and _sets_and_pair(c)
+    return residue, ok_sets, ok_pair, tuple(into_sets), tuple(into_pair)
 
 
 def _waits_plain(counts: Sequence[int]) -> list[Tile]:
-    """Waits without wildcards, by suit residues: only one or two groups can take the tile."""
-    groups: list[tuple[int, int, int]] = []  # (start, residue, kind: 0 suit / 1 honour)
-    for start, stop in _GROUPS:
-        groups.append((start, sum(counts[start:stop]) % 3, 0))
-    honour_tiles = [t for t in range(27, 34) if counts[t]]
+    """Waits without wildcards. Counted by residues: a 3n+1 hand can take its tile only in
+    the one group short of a pair, or in one of two groups that each hold a pair."""
+    infos = (
+        _suit_info(tuple(counts[0:9])),
+        _suit_info(tuple(counts[9:18])),
+        _suit_info(tuple(counts[18:27])),
+    )
+    singles: list[Tile] = []
+    pairs: list[Tile] = []
+    for t in range(27, 34):
+        c = counts[t]
+        if c == 1:
+            singles.append(t)
+        elif c == 2:
+            pairs.append(t)
+        elif c == 4:
+            return []
     found: list[Tile] = []
-    # valid fixed shape of each group: sets only (residue 0) or with pair (residue 2)
-    ok_sets = [r == 0 and _suit_need(tuple(counts[s : s + 9]), False) == 0 for s, r, _ in groups]
-    ok_pair = [r == 2 and _suit_need(tuple(counts[s : s + 9]), True) == 0 for s, r, _ in groups]
-    honour_singles = [t for t in honour_tiles if counts[t] == 1]
-    honour_pairs = [t for t in honour_tiles if counts[t] == 2]
-    if any(counts[t] == 4 for t in honour_tiles):
-        return []
-    # case A: the new tile lands in a suit
-    for g, (start, residue, _) in enumerate(groups):
-        others_sets = all(ok_sets[h] for h in range(3) if h != g)
-        others_pair_count = sum(ok_pair[h] for h in range(3) if h != g)
-        others_valid = all(ok_sets[h] or ok_pair[h] for h in range(3) if h != g)
-        if not others_valid or honour_singles:
-            continue
-        into_sets, into_pair = _suit_completions(tuple(counts[start : start + 9]))
-        pairs_elsewhere = others_pair_count + len(honour_pairs)
-        if residue == 1 and others_sets and not honour_pairs:
-            found.extend(start + r for r in into_pair)
-        elif residue == 2 and pairs_elsewhere == 1:
-            found.extend(start + r for r in into_sets)
-    # case B: the new tile is an honour
-    suits_sets = all(ok_sets)
-    suits_one_pair = sum(ok_pair) == 1 and all(ok_sets[h] or ok_pair[h] for h in range(3))
-    if len(honour_singles) == 1 and not honour_pairs and suits_sets:
-        found.append(honour_singles[0])  # 单钓 an honour
-    elif not honour_singles and len(honour_pairs) == 2 and suits_sets:
-        found.extend(honour_pairs)  # 对倒 between two honour pairs
-    elif not honour_singles and len(honour_pairs) == 1 and suits_one_pair:
-        found.append(honour_pairs[0])
+    valid = [info[1] or info[2] for info in infos]
+    if not singles:
+        for g in range(3):
+            a, b = (g + 1) % 3, (g + 2) % 3
+            if not (valid[a] and valid[b]):
+                continue
+            residue, _, _, into_sets, into_pair = infos[g]
+            other_pairs = infos[a][2] + infos[b][2]
+            if residue == 1 and not other_pairs and not pairs:
+                found.extend(g * 9 + r for r in into_pair)
+            elif residue == 2 and other_pairs + len(pairs) == 1:
+                found.extend(g * 9 + r for r in into_sets)
+    all_sets = infos[0][1] and infos[1][1] and infos[2][1]
+    if len(singles) == 1 and not pairs and all_sets:
+        found.append(singles[0])  # 单钓 an honour
+    elif not singles and len(pairs) == 2 and all_sets:
+        found.extend(pairs)  # 对倒 between two honour pairs
+    elif not singles and len(pairs) == 1 and sum(info[2] for info in infos) == 1 and all(valid):
+        found.append(pairs[0])
     return sorted(found)
