@@ -14,6 +14,8 @@ tiny ``Table`` that applies commands through ``decide``/``evolve`` and keeps the
 
 Everything not named is filled with the remaining tiles of the set, in an order that spreads
 kinds apart (so filler hands rarely hold pairs or runs), beginning with ``fill_first`` when given.
+Flowers nobody named are parked 5th to 12th from the end (``park_flowers``), so that no 补花
+happens unless a test asks for it (or makes a fifth replacement draw).
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def wall_for(
     tail: Sequence[str | None] = (),
     dealer: int = 0,
     fill_first: Iterable[str] = (),
+    park_flowers: bool = True,
 ) -> tuple[str, ...]:
     """A wall in draw order giving these opening hands, head draws and tail (see the module)."""
     config = get_variant(variant)
@@ -117,6 +120,17 @@ def wall_for(
             raise ValueError("draws run into the tail")
         wall[index] = t  # None: the filler's
         index += 1
+    if park_flowers:
+        # flowers nobody named lie 5th to 12th (and on) from the end: inside 山东's reserved
+        # stacks, reached only by a fifth replacement; drawn last of all in 上海
+        flowers = [t for t in filler if t.endswith("f")]
+        filler = [t for t in filler if not t.endswith("f")]
+        place = 4
+        while flowers:
+            index = total - 1 - place
+            if wall[index] is None:
+                wall[index] = flowers.pop()
+            place += 1
     for i in range(total):
         if wall[i] is None:
             wall[i] = filler.pop()

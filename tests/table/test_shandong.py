@@ -1,0 +1,245 @@
+"""山东麻将: 补花 in play, 明楼/暗楼, 抢杠 on 补杠 only, 杠爆, 承包, and the reserved stacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from events import hand as ev
+from services.rules.table.commands import DeclareWin, DiscardTile, Kong
+from services.rules.table.walls import drawable
+from services.rules.tiles import names, tile, to_string
+
+from .builders import Table, head_draws, play_out
+
+DEALER = "147p258s369p6z7z3s9s"  # 13; the 14th is the tile seat 0 throws first
+WAITS_5P_1 = "123m789m789s11z46p"  # seat 1: waits on 5p
+WAITS_5P_3 = "123s789p456s22z46p"  # seat 3: waits on 5p
+
+
+def shandong(hands: dict[int, str], draws: list[str | None] | None = None, tail: list[str | None] | None = None,
+             variant: str = "shandong") -> Table:
+    table = Table(variant)
+    table.start(hands, draws=draws or [], tail=tail or [])
+    return table
+
+
+# -- 补花 in play ------------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["shandong", "shanghai"])
+def test_a_drawn_flower_is_replaced_from_the_tail_until_the_seat_holds_no_flower(variant: str) -> None:
+    table = shandong({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["1f"], tail=["2f", "5m"], variant=variant)
+    events = table.play(0, "1m")
+    replaced = [(e.seat, e.flower, e.replacement) for e in table.of_type(ev.FlowerReplaced, events)]
+    assert replaced == [(1, "1f", "2f"), (1, "2f", "5m")]
+    assert table.drawn(1) == "5m" and names(table.seat(1).flowers) == ["1f", "2f"]
+    assert table.hand.turn == 1 and table.hand.step == "discard"
+    for seat in (0, 2, 3, None):
+        assert table.view(seat)["hand"]["seats"][1]["flowers"] == ["1f", "2f"]
+
+
+def test_shandong_a_win_on_a_flower_replacement_is_gang_shang_kai_hua() -> None:
+    table = shandong({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["1f"], tail=["5p"])
+    table.play(0, "1m")
+    assert table.drawn(1) == "5p"
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert won.self_drawn and won.after_kong and "杠上开花" in won.patterns
+
+
+# -- 明楼 and 暗楼 -----------------------------------------------------------------------------
+def _declare(mode: str, draws: list[str | None]) -> Table:
+    table = shandong({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["6z", *draws])
+    table.play(0, "1m")
+    table.discard(1, "6z", ready=mode)
+    table.pass_all()
+    return table
+
+
+def test_shandong_declares_ready_as_open_or_hidden_only() -> None:
+    table = shandong({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["6z"])
+    table.play(0, "1m")
+    assert "not 'plain'" in table.refuse(DiscardTile(seat=1, tile="6z", ready="plain"))
+    assert table.refuse(DiscardTile(seat=1, tile="6z", ready="dubao"))
+
+
+def test_shandong_ming_lou_shows_the_hand_to_every_seat() -> None:
+    table = _declare("open", [])
+    shown = table.last(ev.HandShown)
+    assert shown.seat == 1 and to_string(tile(t) for t in shown.tiles) == to_string(table.seat(1).concealed)
+    for seat in (0, 2, 3, None):
+        view = table.view(seat)["hand"]["seats"][1]
+        assert view["concealed"] == to_string(table.seat(1).concealed) and view["ready"] == "open"
+
+
+def test_shandong_ming_lou_wins_only_by_self_draw() -> None:
+    table = _declare("open", ["5p"])
+    table.discard(2, "5p")
+    assert "win" not in table.options_of(1)
+
+
+def test_shandong_ming_lou_self_drawn_win_is_doubled() -> None:
+    amounts = {}
+    for mode in ("open", "hidden"):
+        table = _declare(mode, ["8p", "8p", "8p", "5p"])
+        play_out(table, until=lambda t: t.hand.turn == 1 and t.hand.step == "discard")
+        assert table.drawn(1) == "5p"
+        won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+        amounts[mode] = won.payments[1]
+    assert amounts["open"] == 2 * amounts["hidden"] > 0
+
+
+def test_shandong_an_lou_is_hidden_from_the_other_seats_and_still_wins_on_a_discard() -> None:
+    table = _declare("hidden", ["5p"])
+    assert table.view(1)["hand"]["seats"][1]["ready"] == "hidden"
+    for seat in (0, 2, 3, None):
+        view = table.view(seat)["hand"]["seats"][1]
+        assert view["ready"] is None and view["concealed"] is None
+    table.discard(2, "5p")
+    assert "win" in table.options_of(1)
+
+
+def test_shandong_after_ready_only_the_drawn_tile_may_be_discarded() -> None:
+    table = _declare("hidden", ["8p", "8p", "8p", "9m"])
+    play_out(table, until=lambda t: t.hand.turn == 1 and t.hand.step == "discard")
+    assert "drawn tile" in table.refuse(DiscardTile(seat=1, tile="1m"))
+
+
+# -- 抢杠 --------------------------------------------------------------------------------------
+# seat 0 throws 5p; seat 3 (waiting on 5p) lets it go; seat 2 pongs. A round later seat 2 draws
+# the fourth 5p and adds it to the pong.
+SEAT2_PONG = "55p1m4m7m2s5s8s3m6m9m1z5z"
+
+
+def _added_kong(variant: str, seat3_ready: str | None = None) -> Table:
+    table = Table(variant)
+    table.start({0: DEALER + "5p", 1: "147m258m369m1s4s7s1z", 2: SEAT2_PONG, 3: WAITS_5P_3},
+                draws=["8p", "8p", "8p", "5p"], tail=["6z", "6z"])
+    table.discard(0, "5p")
+    if "win" in table.options_of(3):
+        table.pass_(3)
+    table.pung(2)
+    table.play(2, "1z")
+    table.discard(3, "8p", ready=seat3_ready)  # seat 3 drew 8p
+    table.pass_all()
+    play_out(table, until=lambda t: t.hand.turn == 2 and t.hand.step == "discard")
+    assert table.drawn(2) == "5p"
+    return table
+
+
+def test_shandong_an_added_kong_can_be_robbed() -> None:
+    table = _added_kong("shandong")
+    events = table.kong(2, "5p")
+    assert table.hand.step == "rob" and table.options_of(3) == ("win",)
+    assert not table.of_type(ev.TileDrawn, events)
+    events = table.win(3)
+    won = table.of_type(ev.HandWon, events)[0].wins[0]
+    assert won.seat == 3 and won.robbed_kong and won.discarder == 2 and not won.self_drawn
+    assert "5p" in names(table.seat(3).hand)
+    assert [m.kind for m in table.seat(2).melds] == ["pong"]  # the 补杠 falls back to a 碰
+
+
+def test_shandong_the_robbed_seat_pays_for_all() -> None:
+    table = _added_kong("shandong")
+    table.kong(2, "5p")
+    won = table.of_type(ev.HandWon, table.win(3))[0].wins[0]
+    assert won.payments[0] == won.payments[1] == 0
+    assert won.payments[2] == -won.payments[3] < 0
+
+
+def test_shandong_ming_lou_may_not_rob_a_kong() -> None:
+    table = _added_kong("shandong", seat3_ready="open")
+    events = table.kong(2, "5p")
+    assert table.hand.window is None and table.of_type(ev.TileDrawn, events)[0].from_tail
+
+
+def test_shandong_an_added_kong_nobody_robs_draws_its_replacement() -> None:
+    table = _added_kong("shandong")
+    table.kong(2, "5p")
+    events = table.pass_(3)
+    assert [(d.seat, d.tile, d.from_tail) for d in table.of_type(ev.TileDrawn, events)] == [(2, "6z", True)]
+    assert [m.kind for m in table.seat(2).melds] == ["added_kong"]
+
+
+def test_shandong_a_concealed_kong_cannot_be_robbed() -> None:
+    table = Table("shandong")
+    table.start({0: DEALER + "1m", 2: "555p", 3: WAITS_5P_3}, draws=["8p", "5p"], tail=["6z"])
+    play_out(table, until=lambda t: t.hand.turn == 2 and t.hand.step == "discard")
+    events = table.kong(2, "5p")
+    assert table.hand.window is None
+    assert [(d.seat, d.from_tail) for d in table.of_type(ev.TileDrawn, events)] == [(2, True)]
+
+
+# -- 杠爆 and 承包 -----------------------------------------------------------------------------
+def test_shandong_gang_bao_the_seat_whose_discard_was_konged_pays_for_all() -> None:
+    table = Table("shandong")
+    table.start({0: DEALER + "5m", 3: "555m123s789p22z46p"}, tail=["5p"])
+    table.discard(0, "5m")
+    table.pass_all(but=[3])
+    table.kong(3)
+    assert table.drawn(3) == "5p"
+    won = table.of_type(ev.HandWon, table.win(3))[0].wins[0]
+    assert won.self_drawn and won.after_kong and "杠上开花" in won.patterns
+    assert won.payments[1] == won.payments[2] == 0 and won.payments[0] == -won.payments[3] < 0
+
+
+def test_shandong_cheng_bao_a_seat_that_fed_three_melds_pays_all_of_the_winners_score() -> None:
+    table = Table("shandong")
+    dealer = "147p258s369p6z7z3s9s" + "1m"
+    table.start({0: dealer, 1: "23m56p78s11z22z9m9p1s", 2: "1z"}, tail=["6z"])
+    table.discard(0, "1m")
+    table.pass_all(but=[1])
+    table.chow(1, "23m")
+    table.play(1, "9m")
+    play_out(table, until=lambda t: t.hand.turn == 0 and t.hand.step == "discard")
+    table.discard(0, "4p")
+    table.pass_all(but=[1])
+    table.chow(1, "56p")
+    table.play(1, "9p")
+    play_out(table, until=lambda t: t.hand.turn == 0 and t.hand.step == "discard")
+    table.discard(0, "9s")
+    table.pass_all(but=[1])
+    table.chow(1, "78s")
+    table.play(1, "1s")
+    assert [m.from_seat for m in table.seat(1).melds] == [0, 0, 0]
+    assert table.hand.turn == 2
+    table.discard(2, "1z")
+    table.pass_all(but=[1])
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert won.discarder == 2
+    assert won.payments[2] == won.payments[3] == 0 and won.payments[0] == -won.payments[1] < 0
+
+
+# -- the reserved stacks -------------------------------------------------------------------------
+@pytest.mark.parametrize("kongs, draws", [(0, 79), (1, 79), (2, 77)])
+def test_shandong_keeps_the_last_six_stacks_an_odd_tile_after_a_kong_counting_as_a_stack(kongs: int, draws: int) -> None:
+    table = Table("shandong")
+    table.start({0: "1111m2222p369s5z6z7z"}, tail=["3z", "3z", "3z", "3z"])
+    for tile in ("1m", "2p")[:kongs]:
+        table.kong(0, tile)
+    play_out(table)
+    assert table.of_type(ev.HandDrawn)
+    assert head_draws(table) == draws
+    assert table.hand.tail - table.hand.head == 12 - (kongs % 2)
+
+
+def test_shanghai_draws_the_whole_wall() -> None:
+    table = Table("shanghai")
+    table.start({0: "1111m2222p369s5z6z7z"}, tail=["3z"])
+    play_out(table)
+    assert table.of_type(ev.HandDrawn) and table.hand.tail == table.hand.head
+
+
+def test_shandong_no_kong_is_possible_on_the_last_draw() -> None:
+    """荒庄前最后一个玩家若需要杠牌是无法生效的."""
+    table = Table("shandong")
+    table.start({0: DEALER + "1m", 3: "555p"}, draws=[None] * 78 + ["5p"])
+    play_out(table, until=lambda t: head_draws(t) == 79 and t.hand.step == "discard")
+    assert drawable(table.state.variant, table.hand) == 0 and table.drawn(table.hand.turn) == "5p"
+    assert table.hand.turn == 3
+    assert "no tile is left" in table.refuse(Kong(seat=3, tile="5p"))
+
+
+def test_shandong_a_seat_may_win_without_declaring_ready() -> None:
+    table = shandong({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["5p"])
+    table.play(0, "1m")
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert won.self_drawn and won.payments[1] > 0
+    assert table.refuse(DeclareWin(seat=2))
