@@ -56,21 +56,54 @@ CREATE TABLE sealed_seeds (
 -- One round trip per command. Appends are serialised by a transaction-scoped
 -- advisory lock (per schema), held until commit: positions are drawn under it,
 -- so they become visible in increasing order and a tailer never overtakes.
--- Statuses: ok (one row per event), duplicate / command_conflict (the recorded
--- command: first and last version, stream id in out_hash), conflict and
--- stale_head (the actual head version and hash); nothing is written then.
+-- Fast path: the head matches and the command id is new (its record inserts).
+-- Otherwise nothing is written and one row explains why: duplicate or
+-- command_conflict (the recorded command: first and last version, stream id in
+-- out_hash), conflict or stale_head (the actual head version and hash).
 CREATE FUNCTION paiju_append(
     p_stream text, p_expected integer, p_prev_hash text,
     p_command_id text, p_digest text, p_command jsonb, p_events jsonb)
 RETURNS TABLE (out_status text, out_version integer, out_position bigint, out_hash text)
 LANGUAGE plpgsql AS $$
 DECLARE
-    v_version integer;
-    v_hash text;
+    v_version integer := 0;
+    v_hash text := repeat('0', 64);
     v_cmd commands%ROWTYPE;
     v_count integer := jsonb_array_length(p_events);
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('paiju_append:' || current_schema()));
+    SELECT e.version, e.hash INTO v_version, v_hash
+      FROM events e WHERE e.stream_id = p_stream ORDER BY e.version DESC LIMIT 1;
+    IF NOT FOUND THEN
+        v_version := 0;
+        v_hash := repeat('0', 64);
+    END IF;
+    IF v_version = p_expected AND p_prev_hash = v_hash THEN
+        IF p_command_id IS NOT NULL THEN
+            INSERT INTO commands (command_id, stream_id, digest, first_version, last_version)
+            VALUES (p_command_id, p_stream, p_digest, p_expected + 1, p_expected + v_count)
+            ON CONFLICT (command_id) DO NOTHING;
+        END IF;
+        IF p_command_id IS NULL OR FOUND THEN
+            IF v_count > 0 THEN
+                RETURN QUERY
+                INSERT INTO events AS e (
+                    stream_id, version, event_id, type, schema_version, payload, recorded_at,
+                    actor_kind, actor_seat, command_id, command, rules_version, prev_hash, hash)
+                SELECT p_stream, x.version, x.event_id, x.type, x.schema_version, x.payload,
+                       x.recorded_at, x.actor_kind, x.actor_seat, p_command_id, p_command,
+                       x.rules_version, x.prev_hash, x.hash
+                  FROM jsonb_to_recordset(p_events) AS x(
+                       version integer, event_id uuid, type text, schema_version integer,
+                       payload jsonb, recorded_at timestamptz, actor_kind text,
+                       actor_seat smallint, rules_version text, prev_hash text, hash text)
+                 ORDER BY x.version
+                RETURNING 'ok'::text, e.version, e.position, e.hash;
+                PERFORM pg_notify('paiju_events:' || current_schema(), '');
+            END IF;
+            RETURN;
+        END IF;
+    END IF;
     IF p_command_id IS NOT NULL THEN
         SELECT * INTO v_cmd FROM commands c WHERE c.command_id = p_command_id;
         IF FOUND THEN
@@ -81,39 +114,8 @@ BEGIN
             RETURN;
         END IF;
     END IF;
-    SELECT e.version, e.hash INTO v_version, v_hash
-      FROM events e WHERE e.stream_id = p_stream ORDER BY e.version DESC LIMIT 1;
-    IF NOT FOUND THEN
-        v_version := 0;
-        v_hash := repeat('0', 64);
-    END IF;
-    IF v_version <> p_expected THEN
-        RETURN QUERY SELECT 'conflict'::text, v_version, NULL::bigint, v_hash;
-        RETURN;
-    END IF;
-    IF p_prev_hash IS DISTINCT FROM v_hash THEN
-        RETURN QUERY SELECT 'stale_head'::text, v_version, NULL::bigint, v_hash;
-        RETURN;
-    END IF;
-    IF p_command_id IS NOT NULL THEN
-        INSERT INTO commands (command_id, stream_id, digest, first_version, last_version)
-        VALUES (p_command_id, p_stream, p_digest, p_expected + 1, p_expected + v_count);
-    END IF;
-    IF v_count = 0 THEN
-        RETURN;
-    END IF;
-    RETURN QUERY
-    INSERT INTO events AS e (
-        stream_id, version, event_id, type, schema_version, payload, recorded_at,
-        actor_kind, actor_seat, command_id, command, rules_version, prev_hash, hash)
-    SELECT p_stream, x.version, x.event_id, x.type, x.schema_version, x.payload, x.recorded_at,
-           x.actor_kind, x.actor_seat, p_command_id, p_command, x.rules_version, x.prev_hash, x.hash
-      FROM jsonb_to_recordset(p_events) AS x(
-           version integer, event_id uuid, type text, schema_version integer, payload jsonb,
-           recorded_at timestamptz, actor_kind text, actor_seat smallint, rules_version text,
-           prev_hash text, hash text)
-     ORDER BY x.version
-    RETURNING 'ok'::text, e.version, e.position, e.hash;
-    PERFORM pg_notify('paiju_events:' || current_schema(), '');
+    RETURN QUERY SELECT
+        CASE WHEN v_version <> p_expected THEN 'conflict' ELSE 'stale_head' END,
+        v_version, NULL::bigint, v_hash;
 END
 $$;
