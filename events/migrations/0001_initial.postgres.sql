@@ -1,5 +1,8 @@
 -- Paiju event store, PostgreSQL: streams of events, idempotency records,
 -- snapshots, sealed seeds, and the append function.
+-- Payloads and commands are `json`, not `jsonb`: the text is kept exactly as
+-- written, so what is read back is what was hashed (jsonb would rewrite numbers
+-- such as 1e+20), and no conversion is paid on the write path.
 
 CREATE TABLE events (
     position       bigint GENERATED ALWAYS AS IDENTITY (CACHE 1) PRIMARY KEY,
@@ -8,12 +11,12 @@ CREATE TABLE events (
     event_id       uuid        NOT NULL UNIQUE,
     type           text        NOT NULL,
     schema_version integer     NOT NULL CHECK (schema_version >= 1),
-    payload        jsonb       NOT NULL,
+    payload        json        NOT NULL,
     recorded_at    timestamptz NOT NULL,
     actor_kind     text        NOT NULL CHECK (actor_kind IN ('seat', 'system', 'timer', 'operator')),
     actor_seat     smallint    CHECK (actor_seat BETWEEN 0 AND 3),
     command_id     text,
-    command        jsonb,
+    command        json,
     rules_version  text        NOT NULL,
     prev_hash      text        NOT NULL,
     hash           text        NOT NULL,
@@ -62,14 +65,14 @@ CREATE TABLE sealed_seeds (
 -- out_hash), conflict or stale_head (the actual head version and hash).
 CREATE FUNCTION paiju_append(
     p_stream text, p_expected integer, p_prev_hash text,
-    p_command_id text, p_digest text, p_command jsonb, p_events jsonb)
+    p_command_id text, p_digest text, p_command json, p_events json)
 RETURNS TABLE (out_status text, out_version integer, out_position bigint, out_hash text)
 LANGUAGE plpgsql AS $$
 DECLARE
     v_version integer := 0;
     v_hash text := repeat('0', 64);
     v_cmd commands%ROWTYPE;
-    v_count integer := jsonb_array_length(p_events);
+    v_count integer := json_array_length(p_events);
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('paiju_append:' || current_schema()));
     SELECT e.version, e.hash INTO v_version, v_hash
@@ -93,9 +96,9 @@ BEGIN
                 SELECT p_stream, x.version, x.event_id, x.type, x.schema_version, x.payload,
                        x.recorded_at, x.actor_kind, x.actor_seat, p_command_id, p_command,
                        x.rules_version, x.prev_hash, x.hash
-                  FROM jsonb_to_recordset(p_events) AS x(
+                  FROM json_to_recordset(p_events) AS x(
                        version integer, event_id uuid, type text, schema_version integer,
-                       payload jsonb, recorded_at timestamptz, actor_kind text,
+                       payload json, recorded_at timestamptz, actor_kind text,
                        actor_seat smallint, rules_version text, prev_hash text, hash text)
                  ORDER BY x.version
                 RETURNING 'ok'::text, e.version, e.position, e.hash;

@@ -30,7 +30,7 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Json, Jsonb
 from psycopg_pool import ConnectionPool
 
 from events.envelope import JSONDict, NewEvent, RecordedEvent
@@ -120,8 +120,8 @@ class PostgresEventStore:
                 try:
                     rows = conn.execute(_APPEND, (
                         stream_id, expected_version, prev_hash, command_id, digest,
-                        None if command is None else Jsonb(command),
-                        Jsonb([_draft_json(d.version, d.event, d.recorded_at, d.prev_hash, d.hash)
+                        None if command is None else Json(command),
+                        Json([_draft_json(d.version, d.event, d.recorded_at, d.prev_hash, d.hash)
                                for d in drafts]),
                     )).fetchall()
                 except psycopg.errors.IntegrityError as exc:

@@ -118,7 +118,8 @@ def test_an_event_written_in_an_older_shape_is_read_in_the_current_one(store: Ev
 
 def test_payloads_round_trip_exactly_unicode_floats_and_nesting_included(store: EventStore) -> None:
     payload = {"seat": 3, "tile": "中", "ratio": 0.1, "big": 2**53, "melds": [["1m", "2m", "3m"]],
-               "note": None, "flag": True}
+               "note": None, "flag": True, "huge": 1e20, "tiny": 5e-324, "neg_zero": -0.0,
+               "escaped": "a\"b\\c\u2028"}
     (recorded,) = store.append("t", 0, [NewEvent("odd", payload, Actor.timer(), RULES)])
     (read,) = store.read_stream("t")
     assert read == recorded and read.payload == payload
