@@ -151,8 +151,9 @@ def _good_kong(config: VariantConfig, hand: HandState, seat: int, kongs: list[Ko
     before = _steps(config, hand, me.hand, len(me.melds))
     for kong in kongs:
         t = tile(kong.tile or "")
-        copies = 4 if me.hand.count(t) == 4 else 1
-        after = _steps(config, hand, _without(me.hand, *([t] * copies)), len(me.melds) + 1)
+        concealed = me.hand.count(t) == 4  # else an 补杠 onto a 碰: no new set
+        rest = _without(me.hand, *([t] * (4 if concealed else 1)))
+        after = _steps(config, hand, rest, len(me.melds) + (1 if concealed else 0))
         if after <= before:
             return kong
     return None
@@ -205,17 +206,18 @@ def _declare(
             left[w] for w in hand_waits(config, rest, me.melds, hand.wildcards) if w < NUM_KINDS
         )
 
+    dubao = [c for c in ready if c.ready == "dubao"]
+    if dubao and rng.random() < DUBAO_SHARE:
+        return dubao[0]  # 独抱 waits on a single tile: any discard that offers it will do
     scored = sorted(ready, key=lambda c: (-live_waits(c), c.tile))
     best_tile = scored[0].tile
-    modes = {c.ready: c for c in ready if c.tile == best_tile}
-    if "dubao" in modes and rng.random() < DUBAO_SHARE:
-        return modes["dubao"]
+    modes = {c.ready: c for c in ready if c.tile == best_tile and c.ready != "dubao"}
     if "open" in modes and ("hidden" not in modes or rng.random() < OPEN_READY_SHARE):
         return modes["open"]
     for mode in ("hidden", "plain"):
         if mode in modes:
             return modes[mode]
-    return next(iter(modes.values()))
+    return next(iter(modes.values()), scored[0])
 
 
 # ---------------------------------------------------------------- claim window
