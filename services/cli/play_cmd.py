@@ -9,6 +9,7 @@ are written ``5m`` (万), ``5p`` (饼), ``5s`` (条); honours and flowers by the
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TextIO
 
@@ -81,6 +82,7 @@ class Narrator:
         config = self.table.variant
         self.say(f"{config.name} ({config.id}), hand {e.hand_number}, seed {e.seed}")
         self.say(f"dealer: seat {e.dealer}; dice: {' '.join(str(d) for d in e.dice)}")
+        self.say("tiles: 1m-9m 万, 1p-9p 饼, 1s-9s 条, 东南西北白发中, flowers 春夏秋冬梅兰竹菊")
 
     def _tiles_dealt(self, e: ev.TilesDealt, before: TableState) -> None:
         for seat, tiles in enumerate(e.hands):
@@ -201,6 +203,10 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"paiju play: {error.what} (variant {variant}, seed {seed})", file=sys.stderr)
         return 1
     narrator = Narrator(table, out)
-    for event in record.events:
-        narrator.tell(event)
+    try:
+        for event in record.events:
+            narrator.tell(event)
+        out.flush()
+    except BrokenPipeError:  # the reader stopped early (``| head``): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
