@@ -12,8 +12,7 @@ value, which is all a bot's heuristic needs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
-from itertools import product
+from functools import cache
 
 from services.rules.tiles import NUM_KINDS, Tile
 
@@ -62,38 +61,63 @@ def _suit_splits(key: tuple[int, ...]) -> tuple[Split, ...]:
 
 
 def _honour_split(counts: Sequence[int]) -> Split:
-    sets = sum(1 for c in counts[27:34] if c >= 3)
-    pairs = sum(1 for c in counts[27:34] if c == 2)
+    sets = pairs = 0
+    for c in counts[27:34]:
+        if c >= 3:
+            sets += 1
+        elif c == 2:
+            pairs += 1
     return (sets, 0, pairs)
+
+
+def _combine(
+    groups: tuple[tuple[Split, ...], tuple[Split, ...], tuple[Split, ...]],
+    honour: Split,
+    melds: int,
+) -> int:
+    """The best value over one split per suit, the honours' split fixed."""
+    room = 4 - melds
+    best = 8
+    s0, s1, s2 = groups
+    for m0, t0, p0 in s0:
+        for m1, t1, p1 in s1:
+            m01, t01, p01 = honour[0] + m0 + m1, t0 + t1, honour[2] + p0 + p1
+            for m2, t2, p2 in s2:
+                sets, partial, pairs = m01 + m2, t01 + t2, p01 + p2
+                has_pair = 1 if pairs else 0
+                partial += pairs - has_pair  # further pairs serve as partial sets
+                if sets > room:
+                    sets = room
+                if partial > room - sets:
+                    partial = room - sets
+                value = 8 - 2 * (sets + melds) - partial - has_pair
+                if value < best:
+                    best = value
+    return best
+
+
+def _groups(
+    counts: Sequence[int],
+) -> tuple[tuple[Split, ...], tuple[Split, ...], tuple[Split, ...]]:
+    return (
+        _suit_splits(tuple(counts[0:9])),
+        _suit_splits(tuple(counts[9:18])),
+        _suit_splits(tuple(counts[18:27])),
+    )
 
 
 def regular_shanten(counts: Sequence[int], melds: int = 0) -> int:
     """Shanten of four sets and a pair, ``melds`` sets already laid down."""
-    return _regular(tuple(counts[:NUM_KINDS]), melds)
-
-
-@lru_cache(maxsize=1 << 16)
-def _regular(counts: tuple[int, ...], melds: int) -> int:
-    groups = [_suit_splits(counts[a : a + 9]) for a in (0, 9, 18)]
-    honour = _honour_split(counts)
-    room = 4 - melds
-    best = 8
-    for combo in product(*groups):
-        sets = honour[0] + sum(c[0] for c in combo)
-        partial = sum(c[1] for c in combo)
-        pairs = honour[2] + sum(c[2] for c in combo)
-        has_pair = 1 if pairs else 0
-        partial += pairs - has_pair  # further pairs serve as partial sets
-        sets = min(sets, room)
-        partial = min(partial, room - sets)
-        value = 8 - 2 * (sets + melds) - partial - has_pair
-        best = min(best, value)
-    return best
+    return _combine(_groups(counts), _honour_split(counts), melds)
 
 
 def seven_pairs_shanten(counts: Sequence[int]) -> int:
-    pairs = sum(1 for c in counts[:NUM_KINDS] if c >= 2)
-    kinds = sum(1 for c in counts[:NUM_KINDS] if c)
+    pairs = kinds = 0
+    for c in counts[:NUM_KINDS]:
+        if c:
+            kinds += 1
+            if c >= 2:
+                pairs += 1
     return 6 - pairs + max(0, 7 - kinds)
 
 
@@ -103,6 +127,41 @@ def shanten(counts: Sequence[int], melds: int = 0, seven_pairs: bool = False, wi
     if seven_pairs and melds == 0:
         value = min(value, seven_pairs_shanten(counts))
     return max(-1, value - wild) if wild else value
+
+
+def after_each_draw(
+    counts: list[int], melds: int = 0, seven_pairs: bool = False, wild: int = 0
+) -> list[int | None]:
+    """Shanten after drawing each kind (None where the hand holds all four): the useful draws.
+
+    Only the suit the drawn tile joins changes, so each value is one cached suit lookup and a
+    small combination, not a whole-hand analysis.
+    """
+    groups = list(_groups(counts))
+    honour = _honour_split(counts)
+    pairs = sum(1 for c in counts[:NUM_KINDS] if c >= 2)
+    kinds = sum(1 for c in counts[:NUM_KINDS] if c)
+    found: list[int | None] = []
+    for t in range(NUM_KINDS):
+        c = counts[t]
+        if c >= 4:
+            found.append(None)
+            continue
+        counts[t] += 1
+        if t < 27:
+            g = t // 9
+            trial = list(groups)
+            trial[g] = _suit_splits(tuple(counts[g * 9 : g * 9 + 9]))
+            value = _combine((trial[0], trial[1], trial[2]), honour, melds)
+        else:
+            value = _combine((groups[0], groups[1], groups[2]), _honour_split(counts), melds)
+        counts[t] -= 1
+        if seven_pairs and melds == 0:
+            new_pairs = pairs + (1 if c == 1 else 0)
+            new_kinds = kinds + (1 if c == 0 else 0)
+            value = min(value, 6 - new_pairs + max(0, 7 - new_kinds))
+        found.append(max(-1, value - wild) if wild else value)
+    return found
 
 
 def counts_of(

@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 
 from services.bots.random_bot import NoLegalCommand
-from services.bots.shanten import counts_of, shanten
+from services.bots.shanten import after_each_draw, counts_of, shanten
 from services.rules.table.commands import (
     Chow,
     Command,
@@ -101,24 +101,10 @@ def _useful(
     """Live copies of the draws that would bring these tiles a step closer."""
     counts, wild = counts_of(tiles, hand.wildcards)
     base = shanten(counts, melds, config.seven_pairs, wild)
-    total = 0
-    for t in range(NUM_KINDS):
-        if not left[t] or not _near(counts, t):
-            continue
-        counts[t] += 1
-        if shanten(counts, melds, config.seven_pairs, wild) < base:
-            total += left[t]
-        counts[t] -= 1
-    return total
-
-
-def _near(counts: list[int], t: Tile) -> bool:
-    if counts[t]:
-        return True
-    if t >= 27:
-        return False
-    rank = t % 9
-    return any(0 <= rank + d <= 8 and counts[t + d] for d in (-2, -1, 1, 2))
+    after = after_each_draw(counts, melds, config.seven_pairs, wild)
+    return sum(
+        left[t] for t in range(NUM_KINDS) if left[t] and (s := after[t]) is not None and s < base
+    )
 
 
 def _keeps(config: VariantConfig, rest: Sequence[Tile], me: SeatState) -> int:
@@ -174,13 +160,20 @@ def _discard(
     if ready:
         return _declare(config, hand, me, ready, left, rng)
     melds = len(me.melds)
-    best: tuple[int, int, int, float] | None = None
-    chosen = discards[0]
+    steps = {}
     for command in discards:
         t = tile(command.tile)
-        rest = _without(me.hand, t)
+        steps[command.tile] = _steps(config, hand, _without(me.hand, t), melds) + (
+            10 if t in hand.wildcards else 0
+        )
+    fewest = min(steps.values())
+    best: tuple[int, int, float] | None = None
+    chosen = discards[0]
+    for command in discards:
+        if steps[command.tile] != fewest:
+            continue
+        rest = _without(me.hand, tile(command.tile))
         key = (
-            _steps(config, hand, rest, melds) + (10 if t in hand.wildcards else 0),
             -_useful(config, hand, rest, melds, left),
             -_keeps(config, rest, me),
             rng.random(),
