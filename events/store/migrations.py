@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 import psycopg
+from psycopg import sql
 
 Backend = Literal["postgres", "sqlite"]
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.(postgres|sqlite)\.sql$")
@@ -46,11 +47,17 @@ def migrations(backend: Backend) -> list[Migration]:
     return found
 
 
-def migrate_postgres(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
-    """Apply pending migrations on ``conn`` (autocommit), in its current schema."""
+def migrate_postgres(conn: psycopg.Connection[tuple[object, ...]], schema: str) -> list[int]:
+    """Create ``schema`` if absent and apply its pending migrations (``conn`` in autocommit).
+
+    Leaves ``conn``'s ``search_path`` set to ``schema``.
+    """
     applied_now: list[int] = []
-    conn.execute("SELECT pg_advisory_lock(hashtext(%s || current_schema()))", (_PG_LOCK_KEY,))
+    key = (_PG_LOCK_KEY + ":" + schema,)
+    conn.execute("SELECT pg_advisory_lock(hashtext(%s))", key)
     try:
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+        conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
         conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " version integer PRIMARY KEY, name text NOT NULL,"
@@ -69,7 +76,7 @@ def migrate_postgres(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
                 )
             applied_now.append(migration.version)
     finally:
-        conn.execute("SELECT pg_advisory_unlock(hashtext(%s || current_schema()))", (_PG_LOCK_KEY,))
+        conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", key)
     return applied_now
 
 

@@ -76,9 +76,7 @@ class PostgresEventStore:
         self._listener: psycopg.Connection[Row] | None = None
         self._channel = f"paiju_events:{schema}"
         with psycopg.connect(conninfo, autocommit=True) as conn:
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
-            conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
-            migrate_postgres(conn)
+            migrate_postgres(conn, schema)
         self._pool: ConnectionPool[psycopg.Connection[Row]] = ConnectionPool(
             conninfo, min_size=min_size, max_size=max_size, open=True,
             kwargs=self._connect_kwargs(),
