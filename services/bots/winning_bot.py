@@ -31,6 +31,7 @@ from services.rules.table.commands import (
 )
 from services.rules.table.legal import legal_commands
 from services.rules.table.state import HandState, SeatState, TableState
+from services.rules.table.tanggu_play import in_hun_diao
 from services.rules.table.winning import hand_waits
 from services.rules.tiles import NUM_KINDS, RED_DRAGON, Tile, tile
 from services.rules.variants import VariantConfig
@@ -47,6 +48,9 @@ def winning_command(table: TableState, seat: int, rng: random.Random) -> Command
         raise NoLegalCommand(f"seat {seat} must act but has no legal command")
     hand = table.hand
     assert hand is not None
+    raises = [c for c in commands if isinstance(c, RaiseWildPair)]
+    if raises and rng.random() < RAISE_SHARE:
+        return raises[0]  # 上大台 before the win it could take: +5 each time, twice at most
     for command in commands:
         if isinstance(command, DeclareWin):
             return command
@@ -55,9 +59,6 @@ def winning_command(table: TableState, seat: int, rng: random.Random) -> Command
         return honour[0]
     if hand.step in ("claims", "rob"):
         return _answer_claim(table, hand, seat, commands)
-    raises = [c for c in commands if isinstance(c, RaiseWildPair)]
-    if raises and rng.random() < RAISE_SHARE:
-        return raises[0]
     kong = _good_kong(table.variant, hand, seat, [c for c in commands if isinstance(c, Kong)])
     if kong is not None:
         return kong
@@ -157,8 +158,9 @@ def _discard(
     if me.ready is not None:
         return discards[0]  # after 听 only the drawn tile may go
     ready = [d for d in discards if d.ready is not None]
-    if ready:
+    if ready and not _keep_hun_diao(hand, me, ready, rng):
         return _declare(config, hand, me, ready, left, rng)
+    discards = [d for d in discards if d.ready is None]
     melds = len(me.melds)
     steps = {}
     for command in discards:
@@ -181,6 +183,16 @@ def _discard(
         if best is None or key < best:
             best, chosen = key, command
     return chosen
+
+
+def _keep_hun_diao(
+    hand: HandState, me: SeatState, ready: list[DiscardTile], rng: random.Random
+) -> bool:
+    """塘沽: a seat in 混钓 sometimes stays undeclared, for after 听 the table plays for it and
+    never raises 上大台 (a drawn 混 set aside, +5, twice at most)."""
+    if not hand.wildcards or rng.random() >= RAISE_SHARE:
+        return False
+    return any(in_hun_diao(tuple(_without(me.hand, tile(c.tile))), hand.wildcards) for c in ready)
 
 
 def _declare(

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from events import hand as ev
+from events.base import DomainEvent
 from services.bots.runner import (
     BOTS,
     HandRecord,
@@ -33,6 +34,36 @@ from services.bots.runner import (
 from services.rules.variants import VARIANTS
 
 ENDINGS = ("自摸", "点炮", "抢杠", "一炮多响", "荒庄")
+KONGS = {
+    "concealed_kong": "暗杠",
+    "added_kong": "补杠",
+    "wind_kong": "风头杠",
+    "dragon_kong": "风头杠",
+}
+READY = {"plain": "听", "open": "听 明楼", "hidden": "听 暗楼", "dubao": "听 独抱"}
+
+
+def moments(events: list[DomainEvent]) -> Counter[str]:
+    """The moments of play worth counting: 听 and its modes, 吃听, kongs, 换宝, 补花, 上大台, ..."""
+    seen: Counter[str] = Counter()
+    for e in events:
+        if isinstance(e, ev.TileDiscarded) and e.ready is not None:
+            seen[READY[e.ready]] += 1
+        elif isinstance(e, ev.TileClaimed):
+            seen["明杠" if e.kind == "kong" else "吃听" if e.ready else e.kind] += 1
+        elif isinstance(e, ev.KongDeclared):
+            seen[KONGS[e.kind]] += 1
+        elif isinstance(e, ev.BaoChanged):
+            seen["换宝"] += 1
+        elif isinstance(e, ev.FlowerReplaced):
+            seen["补花"] += 1
+        elif isinstance(e, ev.WildcardSetAside):
+            seen["上大台"] += 1
+        elif isinstance(e, ev.HandWon):
+            for win in e.wins:
+                seen["win on a replacement (杠开)"] += win.after_kong
+                seen["win on a drawn 宝/混 (wild)"] += win.wild
+    return +seen
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,6 +95,7 @@ class VariantRun:
     seconds: float = 0.0
     endings: Counter[str] = field(default_factory=Counter)
     patterns: Counter[str] = field(default_factory=Counter)
+    seen: Counter[str] = field(default_factory=Counter)
     wins: int = 0
     kong_wins: int = 0
     failure: dict[str, Any] | None = None
@@ -78,6 +110,7 @@ class VariantRun:
         won = next((e for e in events if isinstance(e, ev.HandWon)), None)
         self.hands += 1
         self.events += len(events)
+        self.seen.update(moments(events))
         if won is None:
             self.endings["荒庄"] += 1
             return
@@ -105,6 +138,7 @@ class VariantRun:
             "wins": self.wins,
             "wins_after_kong": self.kong_wins,
             "patterns": dict(sorted(self.patterns.items())),
+            "seen": dict(sorted(self.seen.items())),
             "ok": self.failure is None,
             "failure": self.failure,
         }
@@ -154,6 +188,8 @@ def _print_text(runs: list[VariantRun], out: TextIO) -> None:
         print(f"{v} wins: {run.wins} ({run.kong_wins} on a kong or flower replacement)", file=out)
         for pattern, n in sorted(run.patterns.items(), key=lambda item: (-item[1], item[0])):
             print(f"{v} pattern {pattern}: {n}", file=out)
+        for moment, n in sorted(run.seen.items(), key=lambda item: (-item[1], item[0])):
+            print(f"{v} seen {moment}: {n}", file=out)
         if run.failure is None:
             print(f"{v} invariants: ok", file=out)
         else:
