@@ -85,6 +85,14 @@ def test_the_text_report_gives_hands_per_second_and_how_the_hands_ended() -> Non
     assert lines[-1] == "mudanjiang invariants: ok"
 
 
+def test_the_report_counts_the_moments_of_play_that_led_to_the_endings() -> None:
+    run = simulate_json("--variant", "shandong", "--games", "4", "--seed", "moments")["variants"][
+        "shandong"
+    ]
+    assert run["seen"]["补花"] > 0  # 144 tiles with flowers: some are drawn in every hand
+    assert sum(n for name, n in run["seen"].items() if name.startswith("听")) > 0
+
+
 def test_variant_all_plays_every_variant() -> None:
     report = simulate_json("--variant", "all", "--games", "1", "--seed", "every")
     assert sorted(report["variants"]) == sorted(VARIANTS)
