@@ -10,6 +10,10 @@ Contract (``EventStore``), the same for SQLite and PostgreSQL:
   command content returns the events recorded the first time (before any
   version check, so a retried command that already won is not a conflict);
   with another stream or content it raises ``CommandConflictError``.
+* ``find_command(command_id, stream_id, command)``: what ``append`` would answer
+  for a retry, without appending: the events first recorded for that command id
+  (possibly none), ``None`` if the id is unknown, ``CommandConflictError`` if it
+  was recorded with another stream or content. Lets a handler skip deciding again.
 * ``read_stream(stream_id, from_version=1)``: the stream in version order.
 * ``read_all(from_position=0, limit=N)``: every stream, in global position
   order, events with ``position >= from_position``. A tailer keeps the last
@@ -97,6 +101,10 @@ class EventStore(Protocol):
         command_id: str | None = None,
         command: JSONDict | None = None,
     ) -> list[RecordedEvent]: ...
+
+    def find_command(
+        self, command_id: str, stream_id: str, command: JSONDict | None
+    ) -> list[RecordedEvent] | None: ...
 
     def read_stream(self, stream_id: str, from_version: int = 1) -> list[RecordedEvent]: ...
 

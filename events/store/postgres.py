@@ -150,6 +150,20 @@ class PostgresEventStore:
             self._heads.clear()
         self._heads[stream_id] = (version, hash_)
 
+    def find_command(
+        self, command_id: str, stream_id: str, command: JSONDict | None
+    ) -> list[RecordedEvent] | None:
+        with self._pool.connection() as conn:
+            found = conn.execute(
+                "SELECT stream_id, digest, first_version, last_version FROM commands"
+                " WHERE command_id = %s", (command_id,),
+            ).fetchone()
+            if found is None:
+                return None
+            if found[0] != stream_id or found[1] != command_digest(stream_id, command):
+                raise CommandConflictError(command_id, stream_id, str(found[0]))
+            return self._read_range(conn, stream_id, int(found[2]), int(found[3]))
+
     # -- reading -----------------------------------------------------------
     def _read_range(
         self, conn: psycopg.Connection[Row], stream_id: str, first: int, last: int

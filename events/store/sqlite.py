@@ -161,6 +161,19 @@ class SqliteEventStore:
                 self._appended.notify_all()
         return recorded
 
+    def find_command(
+        self, command_id: str, stream_id: str, command: JSONDict | None
+    ) -> list[RecordedEvent] | None:
+        found = self._conn().execute(
+            "SELECT stream_id, digest, first_version, last_version FROM commands"
+            " WHERE command_id = ?", (command_id,),
+        ).fetchone()
+        if found is None:
+            return None
+        if found[0] != stream_id or found[1] != command_digest(stream_id, command):
+            raise CommandConflictError(command_id, stream_id, found[0])
+        return self._read_range(stream_id, found[2], found[3])
+
     # -- reading -----------------------------------------------------------
     def _read_range(self, stream_id: str, first: int, last: int) -> list[RecordedEvent]:
         rows = self._conn().execute(

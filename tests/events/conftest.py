@@ -16,13 +16,10 @@ import psycopg
 import pytest
 from psycopg import conninfo as pg_conninfo
 from psycopg import sql
-from store_kit import StoreSpec
+from store_kit import PG_DSN, StoreSpec
 
 from events.store.base import EventStore
 
-PG_DSN = os.environ.get(
-    "PAIJU_TEST_PG", "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
-)
 BACKENDS = ["sqlite", "postgres"]
 
 

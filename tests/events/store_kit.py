@@ -5,6 +5,7 @@ Kept out of conftest so that ``multiprocessing`` (spawn) children can import it.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 import uuid
@@ -21,6 +22,9 @@ from events.store.postgres import PostgresEventStore
 from events.store.sqlite import SqliteEventStore
 
 RULES = "test-rules-1"
+PG_DSN = os.environ.get(
+    "PAIJU_TEST_PG", "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
+)
 test_registry = EventRegistry()
 
 

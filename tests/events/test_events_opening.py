@@ -6,9 +6,9 @@ import threading
 import uuid
 
 import psycopg
-from conftest import PG_DSN
 from psycopg import sql
-from store_kit import StoreSpec, discard
+from psycopg.conninfo import conninfo_to_dict
+from store_kit import PG_DSN, StoreSpec, discard
 
 from events.hashchain import verify_chain
 from events.store import open_store
@@ -20,7 +20,9 @@ def test_a_url_opens_the_matching_store(tmp_path: object, pg_schema: str) -> Non
     lite = open_store(f"sqlite://{tmp_path}/by-url.sqlite3")
     assert isinstance(lite, SqliteEventStore)
     lite.close()
-    url = "postgresql://postgres@127.0.0.1:5432/paiju_test?schema=" + pg_schema
+    params = conninfo_to_dict(PG_DSN)
+    url = (f"postgresql://{params.get('user', 'postgres')}@{params.get('host', '127.0.0.1')}:"
+           f"{params.get('port', 5432)}/{params['dbname']}?schema={pg_schema}")
     pg = open_store(url)
     assert isinstance(pg, PostgresEventStore) and pg.schema == pg_schema
     pg.close()

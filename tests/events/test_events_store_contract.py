@@ -82,6 +82,19 @@ def test_a_command_id_reused_for_a_different_command_is_refused(store: EventStor
     assert store.stream_version("t") == 1 and store.stream_version("u") == 0
 
 
+def test_a_handler_can_look_a_command_up_before_deciding_it_again(store: EventStore) -> None:
+    command = {"kind": "discard", "tile": "5m"}
+    assert store.find_command("cmd-1", "t", command) is None
+    first = store.append("t", 0, [discard()], command_id="cmd-1", command=command)
+    store.append("t", 1, [], command_id="cmd-2", command={"kind": "pass"})
+    assert store.find_command("cmd-1", "t", command) == first
+    assert store.find_command("cmd-2", "t", {"kind": "pass"}) == []
+    with pytest.raises(CommandConflictError):
+        store.find_command("cmd-1", "t", {"kind": "discard", "tile": "6m"})
+    with pytest.raises(CommandConflictError):
+        store.find_command("cmd-1", "u", command)
+
+
 def test_a_command_that_produced_no_events_is_still_remembered(store: EventStore) -> None:
     assert store.append("t", 0, [], command_id="noop", command={"kind": "pass"}) == []
     store.append("t", 0, [discard()])
