@@ -243,3 +243,30 @@ def test_shandong_a_seat_may_win_without_declaring_ready() -> None:
     won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
     assert won.self_drawn and won.payments[1] > 0
     assert table.refuse(DeclareWin(seat=2))
+
+
+# -- 天和 and 补花 at the deal --------------------------------------------------------------------
+def test_shandong_the_dealers_opening_hand_wins_tian_he() -> None:
+    table = shandong({0: "123m456p789s11z22z2z"})
+    won = table.of_type(ev.HandWon, table.win(0))[0].wins[0]
+    assert won.patterns == ("天和",) and won.self_drawn and all(won.payments[s] < 0 for s in (1, 2, 3))
+
+
+DEAL_FLOWER_AS_KONG = (
+    "a flower dealt as the dealer's 14th tile is replaced at the deal with after_kong set "
+    "(_flower_replaced: in_play = drawn == flower), so 天和 also scores 杠上开花; the same flower "
+    "among the first 13 tiles does not. 补花 at the deal is part of the deal, not 摸到花"
+)
+
+
+@pytest.mark.parametrize(
+    "dealt",
+    [
+        pytest.param("1f123m456p789s11z22z", id="flower-first"),
+        pytest.param("123m456p789s11z22z1f", id="flower-14th", marks=pytest.mark.xfail(strict=True, reason=DEAL_FLOWER_AS_KONG)),
+    ],
+)
+def test_shandong_a_flower_replaced_at_the_deal_is_no_gang_shang_kai_hua(dealt: str) -> None:
+    table = shandong({0: dealt}, tail=["2z"])
+    won = table.of_type(ev.HandWon, table.win(0))[0].wins[0]
+    assert won.patterns == ("天和",) and not won.after_kong
