@@ -194,3 +194,29 @@ def test_shanghai_the_winner_deals_next_and_a_drawn_hand_keeps_the_dealer() -> N
     assert table.hand.dealer == 1
     play_out(table)
     assert table.last(ev.HandSettled).next_dealer == 1
+
+
+def test_shanghai_option_the_discarder_pays_alone() -> None:
+    table = Table("shanghai", options={"discarder_pays_alone": True})
+    ready_seat_one(["5p"], table=table)
+    table.discard(2, "5p")
+    table.pass_all(but=[1])
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert won.payments[0] == won.payments[3] == 0 and won.payments[2] == -won.payments[1] < 0
+
+
+def test_shanghai_by_default_every_other_seat_pays_a_win_on_a_discard() -> None:
+    table = ready_seat_one(["5p"])
+    table.discard(2, "5p")
+    table.pass_all(but=[1])
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert all(won.payments[s] < 0 for s in (0, 2, 3))
+
+
+def test_an_unknown_table_option_is_refused() -> None:
+    from services.rules.table import TableState, decide
+    from services.rules.table.commands import OpenTable
+    from services.rules.table.guards import CommandRejected
+
+    with pytest.raises(CommandRejected, match="unknown option"):
+        decide(TableState(), OpenTable(table_id="t", variant="shanghai", players=("a", "b", "c", "d"), options={"no_such": True}))

@@ -288,3 +288,33 @@ def test_tanggu_a_drawn_hand_passes_the_deal_to_the_next_seat() -> None:
     assert table.last(ev.HandSettled).next_dealer == 1
     table.do(StartHand(wall=wall_for("tanggu"), dice=DICE))
     assert table.hand.dealer == 1
+
+
+# -- options and 相公's kongs ---------------------------------------------------------------------
+def test_tanggu_with_the_258_pair_option_a_hand_paired_on_an_honour_cannot_win() -> None:
+    table = Table("tanggu", options={"pair_258_only": True})
+    table.start({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["5p"], tail=tail_for("tanggu"), dice=DICE)
+    table.play(0, "1m")
+    assert table.drawn(1) == "5p"
+    assert table.refuse(DeclareWin(seat=1))
+
+
+def test_tanggu_by_default_any_pair_will_do() -> None:
+    table = tanggu({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["5p"])
+    table.play(0, "1m")
+    table.win(1)
+    assert table.last(ev.HandWon).wins[0].seat == 1
+
+
+def test_tanggu_a_xianggong_seats_kong_still_scores_at_the_end_of_a_won_hand() -> None:
+    # seat 1 kongs 8888m face down, then throws a 混 (相公); seat 2 wins by self-draw
+    table = tanggu({0: DEALER + "1m", 1: "888m3m5m2s6s9s1z4z5z6z7z", 2: "123m456m789s55z46p"},
+                   draws=["8m", "5p"], replacements=["9p"])
+    table.play(0, "1m")
+    table.kong(1, "8m")
+    table.discard(1, "4z")
+    table.pass_all()
+    assert table.seat(1).xianggong
+    table.win(2)
+    settled = table.last(ev.HandSettled)
+    assert settled.kong_payments[1] > 0 and sum(settled.kong_payments) == 0
