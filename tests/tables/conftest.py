@@ -1,0 +1,63 @@
+"""Fixtures for the table service: an embedded SQLite store and a real PostgreSQL one.
+
+PostgreSQL comes from ``PAIJU_TEST_PG_URL`` (default: the machine's server, database
+``paiju_test``); each test session gets its own schema, dropped at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Callable, Iterator
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from events.store import open_store
+from events.store.base import EventStore
+
+PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
+PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
+PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
+
+
+@pytest.fixture(scope="session")
+def pg_schema() -> Iterator[str]:
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                conn.execute("CREATE DATABASE paiju_test")
+    schema = f"tables_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    yield schema
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+StoreFactory = Callable[[], EventStore]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest, tmp_path: object) -> str:
+    """A store URL; opening it twice is how a test restarts the process's view of it."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/tables.sqlite3"
+    schema = request.getfixturevalue("pg_schema")
+    url = f"{PG_URL}?schema={schema}"
+    with contextlib.closing(open_store(url)):  # migrate, then start empty
+        pass
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL(
+                "TRUNCATE {}.events, {}.commands, {}.snapshots, {}.sealed_seeds RESTART IDENTITY"
+            ).format(*[sql.Identifier(schema)] * 4)
+        )
+    return url
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[EventStore]:
+    opened = open_store(store_url)
+    yield opened
+    opened.close()
