@@ -1,0 +1,46 @@
+"""Engine bugs the bots found, kept as reproductions: a seed, a dealer and the commands given.
+
+Each is marked ``xfail(strict=True)`` while the engine has the bug; when it is fixed the test
+passes, strict xfail turns that into a failure, and the marker should go (the test stays).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pydantic import TypeAdapter
+
+from services.bots.runner import open_table, stored
+from services.rules.table import decide, evolve, replay
+from services.rules.table.commands import AnyCommand, StartHand
+from services.rules.table.conservation import conservation_errors
+
+REPROS = Path(__file__).parent / "repros"
+COMMAND: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand)
+
+
+def replay_repro(name: str) -> None:
+    """Give the recorded commands; check conservation after every event and replay at the end."""
+    repro = json.loads((REPROS / name).read_text())
+    table, opened = open_table(repro["variant"])
+    start = table
+    events = []
+    commands = [StartHand(seed=repro["seed"], dealer=repro["dealer"])]
+    commands += [COMMAND.validate_python(c) for c in repro["commands"]]
+    for command in commands:
+        for event in decide(table, command):
+            table = evolve(table, event)
+            events.append(event)
+            assert conservation_errors(table) is None, f"after {event!r}"
+    assert replay((stored(e) for e in events), start) == table
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine: 换宝 during a claim window appends the old 宝 to the dealer's discards; when the "
+    "dealer is the discarder, TileClaimed then takes the 宝 (discards[:-1]) instead of the claimed tile",
+)
+def test_a_discard_claimed_after_a_bao_change_leaves_every_tile_in_one_place() -> None:
+    replay_repro("mudanjiang_bao_change_in_claim_window.json")
