@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from services.bots.shanten import counts_of, shanten
+from services.rules.shapes import is_complete, waits
 from services.rules.tiles import parse_tiles
 
 
@@ -42,3 +45,61 @@ def test_melds_laid_down_count_as_sets() -> None:
 def test_each_wildcard_brings_the_hand_a_step_closer() -> None:
     counts, _ = counts_of(parse_tiles("13579m13579p13s"))
     assert shanten(counts, 0, False, 2) == shanten(counts, 0, False, 0) - 2
+
+
+def random_counts(draw: st.DrawFn, size: int) -> list[int]:
+    tiles = draw(st.lists(st.integers(0, 33), min_size=size, max_size=size))
+    counts = [0] * 34
+    for t in tiles:
+        counts[t] += 1
+    assume(max(counts) <= 4)
+    return counts
+
+
+@st.composite
+def hands14(draw: st.DrawFn) -> list[int]:
+    return random_counts(draw, 14)
+
+
+@st.composite
+def hands13(draw: st.DrawFn) -> list[int]:
+    return random_counts(draw, 13)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands14())
+def test_minus_one_means_exactly_what_the_engine_calls_complete(counts: list[int]) -> None:
+    assert (shanten(counts) == -1) == is_complete(counts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands13())
+def test_zero_means_exactly_that_some_tile_completes_the_hand(counts: list[int]) -> None:
+    completes = any(is_complete([c + (k == t) for k, c in enumerate(counts)]) for t in range(34))
+    assert (shanten(counts) == 0) == completes
+    if waits(counts):
+        assert shanten(counts) == 0
+
+
+@st.composite
+def complete_hands(draw: st.DrawFn) -> list[int]:
+    counts = [0] * 34
+    for _ in range(4):
+        if draw(st.booleans()):
+            suit, start = draw(st.integers(0, 2)), draw(st.integers(0, 6))
+            for k in range(3):
+                counts[suit * 9 + start + k] += 1
+        else:
+            counts[draw(st.integers(0, 33))] += 3
+    counts[draw(st.integers(0, 33))] += 2
+    assume(max(counts) <= 4)
+    return counts
+
+
+@settings(max_examples=300, deadline=None)
+@given(complete_hands(), st.integers(0, 33))
+def test_a_complete_hand_is_minus_one_and_one_tile_less_is_ready(counts: list[int], out: int) -> None:
+    assert shanten(counts) == -1
+    assume(counts[out] > 0)
+    counts[out] -= 1
+    assert shanten(counts) == 0
