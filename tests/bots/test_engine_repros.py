@@ -50,3 +50,13 @@ def replay_repro(name: str) -> None:
 )
 def test_a_discard_claimed_after_a_bao_change_leaves_every_tile_in_one_place() -> None:
     replay_repro("mudanjiang_bao_change_in_claim_window.json")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="engine: the same 换宝 in a claim window, then a win on the dealer's discard: HandWon "
+    "takes the dealer's last discard (the old 宝) instead of the winning tile",
+)
+def test_a_win_on_a_discard_after_a_bao_change_leaves_every_tile_in_one_place() -> None:
+    replay_repro("mudanjiang_bao_change_before_a_discard_win.json")
