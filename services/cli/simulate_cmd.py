@@ -8,7 +8,8 @@ dealt from a seed derived from ``--seed``, the variant and ``i``, so one seed al
 same events. After every event tile conservation is checked; at the end of each hand the
 hand's events, round-tripped through JSON, are replayed and compared with the live state
 (``--check``: after every event too). Exit 0 when all held, 1 when an invariant failed (named,
-with what reproduces it), 2 for bad arguments.
+with what reproduces it; ``--dump DIR`` writes the hand's seed, dealer and commands), 2 for
+bad arguments.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from events import hand as ev
@@ -81,6 +83,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of text lines"
+    )
+    parser.add_argument(
+        "--dump",
+        metavar="DIR",
+        help="on a failure, write DIR/<variant>-<hand seed>.json: the hand's seed, dealer and "
+        "commands, replayable from a fresh table (tests/bots/repros holds such files)",
     )
 
 
@@ -163,6 +171,9 @@ def run_variant(variant: str, games: int, seed: str, bot: str, check: bool) -> V
                 "hand_seed": this_seed,
                 "bot": bot,
                 "reproduce": f"paiju simulate --variant {variant} --games {index + 1} --seed {seed} --bot {bot} --check",
+                "dealer": next(
+                    (e.dealer for e in error.events if isinstance(e, ev.HandStarted)), None
+                ),
                 "commands": [c.model_dump(mode="json") for c in error.commands],
             }
             break
@@ -235,8 +246,22 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(json.dumps(summary, ensure_ascii=False), file=out)
     else:
         _print_text(runs, out)
-        for run in runs:
-            if run.failure is not None:
-                for command in run.failure["commands"]:
-                    print(json.dumps(command, ensure_ascii=False), file=sys.stderr)
+    for run in runs:
+        if run.failure is not None and args.dump:
+            _dump(Path(args.dump), run.failure)
     return 0 if ok else 1
+
+
+def _dump(folder: Path, failure: dict[str, Any]) -> None:
+    """The failing hand as a reproduction: its seed, dealer and commands after the deal."""
+    folder.mkdir(parents=True, exist_ok=True)
+    repro = {
+        "variant": failure["variant"],
+        "seed": failure["hand_seed"],
+        "dealer": failure["dealer"],
+        "what": failure["what"],
+        "commands": failure["commands"][1:],  # the first is the StartHand
+    }
+    path = folder / f"{failure['variant']}-{failure['hand_seed']}.json"
+    path.write_text(json.dumps(repro, ensure_ascii=False, indent=0) + "\n")
+    print(f"paiju simulate: wrote {path}", file=sys.stderr)

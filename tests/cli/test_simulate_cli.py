@@ -135,6 +135,27 @@ def test_a_broken_invariant_exits_1_naming_it_with_the_seed_and_hand(
     assert failure["commands"][0]["command"] == "start_hand"
 
 
+def test_dump_writes_the_failing_hand_as_a_reproduction(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    calls = {"n": 0}
+
+    def broken(table: Any) -> str | None:
+        calls["n"] += 1
+        return "tiles missing: 5m; tiles twice: none" if calls["n"] > 30 else None
+
+    monkeypatch.setattr(runner, "conservation_errors", broken)
+    status, text = simulate(
+        "--variant", "tanggu", "--games", "2", "--seed", "dump", "--dump", str(tmp_path)
+    )
+    assert status == 1 and "tanggu invariants: FAILED at hand 0" in text
+    (written,) = tmp_path.iterdir()
+    repro = json.loads(written.read_text())
+    assert repro["variant"] == "tanggu" and repro["seed"] == hand_seed("dump", "tanggu", 0)
+    assert repro["dealer"] in range(4) and "5m" in repro["what"]
+    assert all(c["command"] != "start_hand" for c in repro["commands"])
+
+
 def test_the_paiju_command_exits_2_on_an_unknown_variant_in_a_real_process() -> None:
     done = subprocess.run(
         [
