@@ -115,15 +115,14 @@ def test_mudanjiang_two_pairs_do_not_stand_in_for_the_triplet() -> None:
 # Seat 1 pongs 1m from seat 0, then 5p and 9s from seat 2, and is left with 4 concealed tiles:
 # 23s 7z 9m. Then seat 0 throws 1s.
 SEAT1_PONGS = "11m55p99s23s7z9m4m8p6s"
-SEAT2_FEEDS = "5p9s" + "147m258m369m4p"  # 13 with draws
 
 
 def _three_pongs(variant: str) -> Table:
     table = Table(variant)
     seat0 = "1m1s" + "2p3p" + "7p8p" + "1p" + "5s7s" + "8s" + "3m" + "6m" + "2p" + "7z"
     table.start(
-        {0: seat0, 1: SEAT1_PONGS, 2: "5p9s147m258m369m"[:0] + "5p9s1m4m7m2m5m8m3m6m9m4p4p"},
-        draws=["3s", "3s", "6p", "6p", "1s"], tail=tail_for(variant),
+        {0: seat0, 1: SEAT1_PONGS, 2: "5p9s4m7m2m5m8m3m6m9m4p4p2s"},
+        draws=["3s", "3s", "6p", "6p", "1s", "1m"], tail=tail_for(variant, ["8m"]),
     )
     table.discard(0, "1m")
     table.pass_all(but=[1])
@@ -157,6 +156,19 @@ def test_harbin_a_seat_with_four_concealed_tiles_may_not_chow_pong_or_kong() -> 
     table = _three_pongs("harbin")
     table.discard(0, "1s")
     assert table.options_of(1) == ()
+
+
+@pytest.mark.parametrize("variant, allowed", [("harbin", False), ("mudanjiang", True)])
+def test_harbin_a_seat_with_four_concealed_tiles_may_not_add_to_its_pong(variant: str, allowed: bool) -> None:
+    table = _three_pongs(variant)
+    table.discard(0, "1s")
+    table.pass_all()
+    assert table.hand.turn == 1 and table.drawn(1) == "1m"
+    if allowed:
+        events = table.kong(1, "1m")
+        assert table.of_type(ev.KongDeclared, events)[0].kind == "added_kong"
+    else:
+        assert "4 concealed" in table.refuse(Kong(seat=1, tile="1m"))
 
 
 # -- 吃听 --------------------------------------------------------------------------------------
