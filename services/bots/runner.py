@@ -24,6 +24,16 @@ from services.rules.table.legal import seats_to_act
 
 Bot = Callable[[TableState, int, random.Random], Command]
 BOTS: dict[str, Bot] = {"winning": winning_command, "random": random_command}
+LINEUPS = ("winning", "random", "mixed")  # mixed: winning bots in seats 0 and 2, random in 1 and 3
+
+
+def lineup(name: str) -> list[Bot]:
+    """The four seats' bots for a line-up name (``KeyError`` for an unknown one)."""
+    if name == "mixed":
+        return [winning_command, random_command, winning_command, random_command]
+    return [BOTS[name]] * 4
+
+
 MAX_COMMANDS_PER_HAND = 3000  # far above any real hand; past it the hand is stuck in a loop
 PLAYERS = ("east", "south", "west", "north")
 

@@ -1,6 +1,6 @@
 """``paiju simulate``: bots play hands at a table, every invariant is checked, the endings counted.
 
-    paiju simulate --variant harbin --games 100 --seed 42 [--bot winning|random] [--check] [--json]
+    paiju simulate --variant harbin --games 100 --seed 42 [--bot winning|random|mixed] [--check] [--json]
 
 ``--variant all`` plays ``--games`` hands of each variant. The hands of one variant are played
 in series at one table (dealer succession, 荒庄 and 荒番 counters carry over); hand ``i`` is
@@ -26,10 +26,11 @@ from typing import Any, TextIO
 from events import hand as ev
 from events.base import DomainEvent
 from services.bots.runner import (
-    BOTS,
+    LINEUPS,
     HandRecord,
     InvariantBroken,
     hand_seed,
+    lineup,
     open_table,
     play_hand,
 )
@@ -73,7 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", default="10", help="hands to play (per variant with 'all')")
     parser.add_argument("--seed", default="paiju", help="the run's seed: same seed, same events")
     parser.add_argument(
-        "--bot", default="winning", help="winning (plays to win) or random (any legal move)"
+        "--bot",
+        default="winning",
+        help="winning (plays to win), random (any legal move) or mixed (two of each)",
     )
     parser.add_argument(
         "--check",
@@ -156,7 +159,7 @@ def run_variant(variant: str, games: int, seed: str, bot: str, check: bool) -> V
     """Play ``games`` hands of ``variant`` at one table; stop at the first broken invariant."""
     result = VariantRun(variant)
     table, _ = open_table(variant)
-    bots = [BOTS[bot]] * 4
+    bots = lineup(bot)
     started = time.perf_counter()
     for index in range(games):
         this_seed = hand_seed(seed, variant, index)
@@ -229,8 +232,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return _fail(f"--games must be a whole number of hands, got {args.games!r}")
     if games < 1:
         return _fail(f"--games must be at least 1, got {games}")
-    if args.bot not in BOTS:
-        return _fail(f"unknown bot {args.bot!r}; known bots: {', '.join(sorted(BOTS))}")
+    if args.bot not in LINEUPS:
+        return _fail(f"unknown bot {args.bot!r}; known bots: {', '.join(LINEUPS)}")
     variants = sorted(VARIANTS) if args.variant == "all" else [args.variant]
     runs = [run_variant(v, games, str(args.seed), args.bot, args.check) for v in variants]
     ok = all(r.failure is None for r in runs)
