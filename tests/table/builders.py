@@ -28,8 +28,17 @@ from typing import Any
 from events.base import DomainEvent
 from services.rules.table import decide, evolve
 from services.rules.table.commands import (
-    Chow, Command, DeclareHonourKong, DeclareWin, DiscardTile, Kong, OpenTable, PassClaim, Pung,
-    RaiseWildPair, StartHand,
+    Chow,
+    Command,
+    DeclareHonourKong,
+    DeclareWin,
+    DiscardTile,
+    Kong,
+    OpenTable,
+    PassClaim,
+    Pung,
+    RaiseWildPair,
+    StartHand,
 )
 from services.rules.table.conservation import conservation_errors
 from services.rules.table.deal import deal_order, full_set

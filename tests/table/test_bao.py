@@ -11,7 +11,15 @@ from services.rules.table.commands import DeclareWin
 from services.rules.table.walls import drawable
 from services.rules.tiles import name, names
 
-from .builders import BAO_VARIANTS, Table, draws_at, head_draws, play_out, play_until_draws, tail_for
+from .builders import (
+    BAO_VARIANTS,
+    Table,
+    draws_at,
+    head_draws,
+    play_out,
+    play_until_draws,
+    tail_for,
+)
 
 QUIET = "147p258s369p4s5m6m8m"  # seat 0's 13 quiet tiles; its 14th is the tile it throws first
 READY_ON_7P = "23m555p789s11s68p9m"  # 吃 1m with 23m, throw 9m: waits on 7p only

@@ -21,7 +21,16 @@ from events.base import DomainEvent
 from events.registry import registry
 from services.rules.table import TableState, decide, evolve, replay
 from services.rules.table.commands import (
-    Chow, Command, DeclareHonourKong, DeclareWin, DiscardTile, Kong, OpenTable, Pung, RaiseWildPair, StartHand,
+    Chow,
+    Command,
+    DeclareHonourKong,
+    DeclareWin,
+    DiscardTile,
+    Kong,
+    OpenTable,
+    Pung,
+    RaiseWildPair,
+    StartHand,
 )
 from services.rules.table.conservation import conservation_errors
 from services.rules.table.deal import full_set
@@ -32,7 +41,7 @@ from services.rules.tiles import names, parse_tiles
 
 from .builders import VARIANTS
 
-SETTINGS = settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 MAX_COMMANDS = 1500
 
 
@@ -187,7 +196,7 @@ def _ended(state: TableState) -> HandState:
     return state.hand
 
 
-@settings(max_examples=10, deadline=None, derandomize=True)
+@settings(max_examples=25, deadline=None, derandomize=True)
 @given(variant=st.sampled_from(VARIANTS), seed=seeds, choices=st.integers(0, 2**32 - 1))
 def test_a_settled_hand_pays_out_zero_in_total_and_names_a_valid_next_dealer(variant: str, seed: str, choices: int) -> None:
     state, events = play_hand(variant, seed, random.Random(choices), views=False)

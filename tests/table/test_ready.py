@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from events import hand as ev
-from services.rules.table.commands import Chow, DiscardTile, Kong, Pung
+from services.rules.table.commands import DiscardTile, Kong, Pung
 from services.rules.tiles import names
 
 from .builders import BAO_VARIANTS, Table, tail_for
+
 
 def dealt(variant: str, hands: dict[int, str], draws: list[str] | None = None, first: str = "1m") -> Table:
     table = Table(variant)

@@ -8,7 +8,16 @@ import pytest
 
 from services.rules.table import TableState, decide
 from services.rules.table.commands import (
-    Chow, DeclareHonourKong, DeclareWin, DiscardTile, Kong, OpenTable, PassClaim, Pung, RaiseWildPair, StartHand,
+    Chow,
+    DeclareHonourKong,
+    DeclareWin,
+    DiscardTile,
+    Kong,
+    OpenTable,
+    PassClaim,
+    Pung,
+    RaiseWildPair,
+    StartHand,
 )
 from services.rules.table.guards import CommandRejected
 

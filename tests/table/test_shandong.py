@@ -212,8 +212,8 @@ def test_shandong_cheng_bao_a_seat_that_fed_three_melds_pays_all_of_the_winners_
 def test_shandong_keeps_the_last_six_stacks_an_odd_tile_after_a_kong_counting_as_a_stack(kongs: int, draws: int) -> None:
     table = Table("shandong")
     table.start({0: "1111m2222p369s5z6z7z"}, tail=["3z", "3z", "3z", "3z"])
-    for tile in ("1m", "2p")[:kongs]:
-        table.kong(0, tile)
+    for kind in ("1m", "2p")[:kongs]:
+        table.kong(0, kind)
     play_out(table)
     assert table.of_type(ev.HandDrawn)
     assert head_draws(table) == draws

@@ -7,8 +7,13 @@ from __future__ import annotations
 import pytest
 
 from events import hand as ev
-from services.rules.table.commands import DeclareHonourKong, DeclareWin, DiscardTile, RaiseWildPair, StartHand
-from services.rules.table.walls import drawable
+from services.rules.table.commands import (
+    DeclareHonourKong,
+    DeclareWin,
+    DiscardTile,
+    RaiseWildPair,
+    StartHand,
+)
 from services.rules.tiles import names
 
 from .builders import Table, head_draws, play_out, tail_for, wall_for

@@ -10,7 +10,7 @@ import pytest
 from events import hand as ev
 from services.rules.tiles import names
 
-from .builders import BAO_VARIANTS, STD, VARIANTS, Table, tail_for, tiles_of
+from .builders import STD, VARIANTS, Table, tail_for
 
 DRAWS = ["9m", "1p", "6p", "3s", "5m", "8p"]
 
