@@ -293,3 +293,41 @@ def test_a_claim_on_the_dealers_discard_takes_that_tile_even_after_a_bao_change(
     from services.rules.table.conservation import conservation_errors
 
     assert conservation_errors(table.state) is None
+
+
+# -- 卡当 as the table settles it ----------------------------------------------------------------
+def _ready_after_pong(variant: str, seat1: str, first: str, throw: str, winning: str) -> Table:
+    """Seat 1 pongs seat 0's first tile, throws ``throw`` declaring 听; seat 2 throws ``winning``."""
+    table = Table(variant)
+    table.start({0: "147p258s369p4s5m6m3m" + first, 1: seat1}, draws=[winning], tail=tail_for(variant))
+    table.discard(0, first)
+    table.pass_all(but=[1])
+    table.pung(1)
+    table.discard(1, throw, ready="plain")
+    table.pass_all()
+    table.discard(2, winning)
+    table.pass_all(but=[1])
+    table.win(1)
+    return table
+
+
+@pytest.mark.parametrize("variant, kadang", [("mudanjiang", True), ("harbin", False)])
+def test_the_mudanjiang_example_wins_on_8m_as_kadang_but_not_in_harbin(variant: str, kadang: bool) -> None:
+    """``000``: 11s 88m 789m 222p 345s waits on 1s and 8m; 8m is 卡当 (any reading) in 牡丹江,
+    and not in 哈尔滨, where 卡当 needs a single wait."""
+    table = _ready_after_pong(variant, "22p11s88m789m345s7z", "2p", "7z", "8m")
+    won = table.last(ev.HandWon).wins[0]
+    assert won.seat == 1 and ("卡当" in won.patterns) == kadang
+
+
+@pytest.mark.parametrize("variant, winning, kadang", [("harbin", "8m", False), ("harbin", "5m", False), ("mudanjiang", "8m", True), ("mudanjiang", "5m", False)])
+def test_the_harbin_example_67789m_waits_on_5m_and_8m_so_8m_is_no_kadang_in_harbin(variant: str, winning: str, kadang: bool) -> None:
+    table = _ready_after_pong(variant, "67789m11p99s234s7z", "1p", "7z", winning)
+    won = table.last(ev.HandWon).wins[0]
+    assert won.seat == 1 and won.tile == winning and ("卡当" in won.patterns) == kadang
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_single_middle_wait_is_kadang_in_both(variant: str) -> None:
+    table = _ready_after_pong(variant, "11p79m99s234s567s7z", "1p", "7z", "8m")
+    assert "卡当" in table.last(ev.HandWon).wins[0].patterns
