@@ -41,13 +41,15 @@ def test_tanggu_every_seat_sees_the_indicator_and_the_hun() -> None:
 
 def test_tanggu_the_indicator_is_never_drawn_and_replacements_step_over_it() -> None:
     # the indicator is 5th from the end: four kongs' replacements take the 1st–4th tiles from the
-    # end, the fifth replacement is the 6th
-    table = tanggu({0: "1111m2222m3333m6z1s"}, replacements=["5m", "5m", "5m", "5m", "6m"])
-    for kind in ("1m", "2m", "3m"):
+    # end, the fifth replacement (seat 1's kong of seat 0's 9m) is the 6th
+    table = tanggu({0: "1111m2222m3333m5m5m", 1: "999m"}, replacements=["5m", "5m", "7m", "9m", "6m"])
+    for kind in ("1m", "2m", "3m", "5m"):
         table.kong(0, kind)
-    assert table.drawn(0) == "5m" and names(table.seat(0).hand).count("5m") == 4
-    table.kong(0, "5m")
-    assert table.drawn(0) == "6m"
+    assert table.drawn(0) == "9m" and len(table.seat(0).hand) == 2
+    table.discard(0, "9m")
+    table.pass_all(but=[1])
+    table.kong(1)
+    assert table.drawn(1) == "6m"
     assert table.hand.indicator_index == 136 - 5
     assert table.view(1)["hand"]["indicator"] == "3z"
 
