@@ -1,8 +1,8 @@
 """Engine bugs the bots found, kept as reproductions: a seed, a dealer and the commands given.
 
-Each is marked ``xfail(strict=True)`` while the engine has the bug; when it is fixed the test
-passes, strict xfail turns that into a failure, and the marker should go (the test stays). A
-command the engine now refuses skips the test: the deal changed and the reproduction is stale.
+A reproduction is marked ``xfail(strict=True)`` while the engine has the bug; once it is fixed
+the marker goes and the test stays. A command the engine now refuses skips the test: the deal
+changed and the reproduction is stale.
 """
 
 from __future__ import annotations

@@ -187,7 +187,9 @@ def _tile_claimed(table: TableState, e: ev.TileClaimed) -> TableState:
     hand = _hand(table)
     tile = t(e.tile)
     feeder = hand.seat(e.from_seat)
-    hand = hand.with_seat(e.from_seat, replace(feeder, discards=feeder.discards[:-1]))
+    hand = hand.with_seat(
+        e.from_seat, replace(feeder, discards=seat_ops.without_last(feeder.discards, tile))
+    )
     seat = seat_ops.claim(hand.seat(e.seat), e.kind, tile, ts(e.tiles), e.from_seat, e.ready)
     hand = replace(hand.with_seat(e.seat, seat), turn=e.seat, window=None, claims_made=True)
     if e.kind == "kong":

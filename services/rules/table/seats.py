@@ -22,6 +22,13 @@ def _remove(tiles: Iterable[Tile], remove: Iterable[Tile]) -> tuple[Tile, ...]:
     return tuple(rest)
 
 
+def without_last(discards: tuple[Tile, ...], t: Tile) -> tuple[Tile, ...]:
+    """The discards once the claimed tile is taken: its latest copy, which need not be the last
+    tile of the pile (换宝 may have put the old 宝 there meanwhile)."""
+    index = len(discards) - 1 - discards[::-1].index(t)
+    return discards[:index] + discards[index + 1 :]
+
+
 def take_from_hand(seat: SeatState, remove: Iterable[Tile]) -> SeatState:
     """Take tiles out of the hand; what is left of the drawn tile joins the concealed ones."""
     rest = _remove(seat.hand, remove)
@@ -84,7 +91,9 @@ def take_wins(hand: HandState, wins: Iterable[Win]) -> HandState:
             hand = _unrob(hand, win.discarder, tile)
         else:
             feeder = hand.seat(win.discarder)
-            hand = hand.with_seat(win.discarder, replace(feeder, discards=feeder.discards[:-1]))
+            hand = hand.with_seat(
+                win.discarder, replace(feeder, discards=without_last(feeder.discards, tile))
+            )
         seat = hand.seat(win.seat)
         return hand.with_seat(
             win.seat, replace(seat, concealed=tuple(sorted(seat.concealed + (tile,))))
