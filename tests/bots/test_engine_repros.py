@@ -42,21 +42,9 @@ def replay_repro(name: str) -> None:
     assert replay((stored(e) for e in events), start) == table
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="engine: 换宝 during a claim window appends the old 宝 to the dealer's discards; when the "
-    "dealer is the discarder, TileClaimed then takes the 宝 (discards[:-1]) instead of the claimed tile",
-)
 def test_a_discard_claimed_after_a_bao_change_leaves_every_tile_in_one_place() -> None:
     replay_repro("mudanjiang_bao_change_in_claim_window.json")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="engine: the same 换宝 in a claim window, then a win on the dealer's discard: HandWon "
-    "takes the dealer's last discard (the old 宝) instead of the winning tile",
-)
 def test_a_win_on_a_discard_after_a_bao_change_leaves_every_tile_in_one_place() -> None:
     replay_repro("mudanjiang_bao_change_before_a_discard_win.json")
