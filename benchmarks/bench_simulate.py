@@ -69,7 +69,7 @@ def paiju_simulate(variant: str) -> Runner:
 
 def rlcard_game() -> Runner:
     import numpy as np
-    from rlcard.games.mahjong.game import MahjongGame
+    from rlcard.games.mahjong.game import MahjongGame  # type: ignore[import-untyped]
 
     def run(hands: int, round_: int) -> int:
         game = MahjongGame()
@@ -87,8 +87,8 @@ def rlcard_game() -> Runner:
 
 
 def rlcard_env() -> Runner:
-    import rlcard
-    from rlcard.agents import RandomAgent
+    import rlcard  # type: ignore[import-untyped]
+    from rlcard.agents import RandomAgent  # type: ignore[import-untyped]
 
     def run(hands: int, round_: int) -> int:
         env = rlcard.make("mahjong", config={"seed": round_})
@@ -103,7 +103,7 @@ def rlcard_env() -> Runner:
 
 
 def pymahjong_env() -> Runner:
-    import pymahjong
+    import pymahjong  # type: ignore[import-untyped]
 
     def run(hands: int, round_: int) -> int:
         env = pymahjong.MahjongEnv()
@@ -123,7 +123,7 @@ def pymahjong_env() -> Runner:
 
 
 def pymahjong_table() -> Runner:
-    from MahjongPyWrapper import Table
+    from MahjongPyWrapper import Table  # type: ignore[import-not-found]
 
     def run(hands: int, round_: int) -> int:
         rng = random.Random(round_)
