@@ -158,11 +158,13 @@ class Narrator:
                 how = f"点炮 on {face(win.tile)} from seat {win.discarder}"
             self.say(f"seat {win.seat} wins: {how}")
             if hand is not None:
-                melds = " ".join(f"[{_int_faces(m.tiles)}]" for m in hand.seat(win.seat).melds)
-                self.say(
-                    f"  hand: {faces(win.concealed)} + {face(win.tile)}"
-                    + (f"  melds: {melds}" if melds else "")
-                )
+                winner = hand.seat(win.seat)
+                line = f"  hand: {faces(win.concealed)} + {face(win.tile)}"
+                if winner.melds:
+                    line += "  melds: " + " ".join(f"[{_int_faces(m.tiles)}]" for m in winner.melds)
+                if winner.flowers:
+                    line += f"  flowers: {_int_faces(winner.flowers)}"
+                self.say(line)
             self.say(f"  patterns: {' '.join(win.patterns) or '(none)'}; 番 {win.fan}")
             self.say(f"  pays: {_payments(win.payments)}")
 
