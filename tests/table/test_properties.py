@@ -17,6 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from events import hand as ev
 from events.base import DomainEvent
 from events.registry import registry
 from services.rules.table import TableState, decide, evolve, replay
@@ -127,6 +128,42 @@ def check_views(state: TableState) -> None:
             assert view["hand"]["bao"] is None
 
 
+# -- rules every event must keep ------------------------------------------------------------------
+def check_rules(before: TableState, event: DomainEvent) -> None:
+    """Per-event rule invariants: who may win, what a ready seat may throw, Harbin's 4 tiles."""
+    hand = before.hand
+    if hand is None:
+        return
+    config = before.variant
+    if isinstance(event, ev.HandWon):
+        for win in event.wins:
+            seat = hand.seat(win.seat)
+            assert not seat.xianggong, "a 相公 seat won"
+            if config.ready_rule == "required":
+                assert seat.ready is not None, f"{config.name}: a win without 听"
+            if seat.ready == "open":
+                assert win.self_drawn, "明楼 won on a discard"
+            if not win.self_drawn and config.wildcard == "hun":
+                assert parse_tiles(win.tile)[0] not in hand.wildcards, "a discarded 混 was won on"
+        if not config.multiple_winners:
+            assert len(event.wins) == 1
+    elif isinstance(event, ev.TileDiscarded):
+        seat = hand.seat(event.seat)
+        if seat.ready is not None:
+            assert seat.drawn is not None and names([seat.drawn]) == [event.tile], "a ready seat changed its hand"
+    elif isinstance(event, ev.TileClaimed):
+        seat = hand.seat(event.seat)
+        assert len(seat.concealed) >= config.min_concealed_to_claim, "a claim with too few concealed tiles"
+        if event.kind == "chi" and not event.ready:
+            assert event.seat == (event.from_seat + 1) % 4, "吃 from a seat that is not the previous one"
+        if seat.ready is not None:
+            assert event.kind == "kong" and config.kong_after_ready == "if_still_ready", "a ready seat claimed"
+        if config.wildcard == "hun":
+            assert parse_tiles(event.tile)[0] not in hand.wildcards, "a discarded 混 was claimed"
+    elif isinstance(event, ev.ClaimAnswered):
+        assert not hand.last_draws, "a claim window in the last draws"
+
+
 # -- playing a hand -----------------------------------------------------------------------------
 def play_hand(variant: str, seed: str, rng: random.Random, hands: int = 1, views: bool = True) -> tuple[TableState, list[DomainEvent]]:
     state = TableState()
@@ -136,6 +173,7 @@ def play_hand(variant: str, seed: str, rng: random.Random, hands: int = 1, views
         nonlocal state
         produced = decide(state, command)
         for event in produced:
+            check_rules(state, event)
             state = evolve(state, event)
         events.extend(produced)
         error = conservation_errors(state)

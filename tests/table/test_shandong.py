@@ -270,3 +270,26 @@ def test_shandong_a_flower_replaced_at_the_deal_is_no_gang_shang_kai_hua(dealt: 
     table = shandong({0: dealt}, tail=["2z"])
     won = table.of_type(ev.HandWon, table.win(0))[0].wins[0]
     assert won.patterns == ("天和",) and not won.after_kong
+
+
+def test_shandong_a_non_dealer_winning_on_its_first_draw_before_any_claim_is_di_he() -> None:
+    table = shandong({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["5p"])
+    table.play(0, "1m")
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert "地和" in won.patterns
+
+
+def test_shandong_no_di_he_after_a_claim() -> None:
+    # seat 2 pongs seat 0's first tile; seat 3 then wins on its first draw: no 地和
+    table = shandong({0: DEALER + "9p", 2: "9p9p", 3: WAITS_5P_3.replace("789p", "789m")}, draws=["5p"])
+    table.discard(0, "9p")
+    table.pass_all(but=[2])
+    table.pung(2)
+    table.play(2, _highest(table, 2))
+    assert table.drawn(3) == "5p"
+    won = table.of_type(ev.HandWon, table.win(3))[0].wins[0]
+    assert "地和" not in won.patterns
+
+
+def _highest(table: Table, seat: int) -> str:
+    return names(table.seat(seat).concealed)[-1]
