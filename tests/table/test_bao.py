@@ -323,3 +323,29 @@ def test_the_harbin_example_67789m_waits_on_5m_and_8m_so_8m_is_no_kadang_in_harb
 def test_a_single_middle_wait_is_kadang_in_both(variant: str) -> None:
     table = _ready_after_pong(variant, "11p79m99s234s567s7z", "1p", "7z", "8m")
     assert "卡当" in table.last(ev.HandWon).wins[0].patterns
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_win_on_the_dealers_discard_takes_that_tile_even_after_a_bao_change(variant: str) -> None:
+    # seat 1 吃s 9m and waits on 3s; 1m: seats 2, 3 and 0 throw one each; the 宝 3s: seats 2 and
+    # 3 throw one, the dealer the third → 换宝 3s→1m→2m, and seat 1 wins on the dealer's 3s
+    table = Table(variant)
+    table.start({0: "147p258s369p4s5m6m1m" + "9m", 1: "78m555p789s11s12s7z", 2: "1m", 3: "1m"},
+                draws=["8p", "8p", "8p", "6p", "3s", "3s", "3s"], tail=tail_for(variant, ["1m", "2m"], bao="3s"))
+    table.discard(0, "9m")
+    table.pass_all(but=[1])
+    table.chow(1, "78m")
+    table.discard(1, "7z", ready="plain")
+    table.pass_all()
+    table.play(2, "1m")
+    table.play(3, "1m")
+    table.play(0, "1m")
+    table.play(1, "6p")
+    table.play(2, "3s")
+    table.play(3, "3s")
+    events = table.discard(0, "3s")
+    assert [(c.old, c.new) for c in table.of_type(ev.BaoChanged, events)] == [("3s", "1m"), ("1m", "2m")]
+    table.pass_all(but=[1])
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert won.seat == 1 and won.tile == "3s" and won.discarder == 0
+    assert names(table.seat(0).discards) == ["1m", "3s", "1m"]
