@@ -76,10 +76,9 @@ def test_mudanjiang_chi_ting_by_pong_and_by_chow_tie_to_the_nearest_seat() -> No
     assert (table.last(ev.TileClaimed).seat, table.last(ev.TileClaimed).kind) == (2, "chi")
 
 
-def test_mudanjiang_a_kong_and_a_pong_are_one_class_the_nearest_seat_wins() -> None:
-    # 1m: seat 1 holds 11m, seat 3 holds ... only 4 copies: a pong and a kong cannot meet on
-    # one tile. What can meet is 碰 against 吃: covered in test_turns. Here: ties among 吃听.
-    table = bao_table("mudanjiang", {1: "23m555p789s11s46p9m", 3: "23m555s789p11p46s9p"[:0] + "11m555s789p22p46s9p"}, "1m")
+def test_mudanjiang_two_chi_ting_claims_tie_to_the_seat_nearest_the_discarder() -> None:
+    # seat 1 吃听s by 吃, seat 3 by 碰: one class, seat 1 is nearer to seat 0
+    table = bao_table("mudanjiang", {1: "23m555p789s11s46p9m", 3: "11m555s789p22p46s9p"}, "1m")
     table.discard(0, "1m")
     table.pung(3, ready=True)
     table.chow(1, "23m", ready=True)
@@ -95,9 +94,9 @@ SEAT3_7P = "46s222m68p99s345m1p"
 SEAT2 = "5s" + "3p3p7s7s1s2p2p4m7m9p3s5m"
 
 
-def two_ready_on_7p(variant: str, seat2_draws: str = "8p") -> Table:
+def two_ready_on_7p(variant: str, seat2: str = SEAT2) -> Table:
     table = Table(variant)
-    table.start({0: DEALER_QUIET + "1m", 1: SEAT1_7P, 2: SEAT2, 3: SEAT3_7P}, draws=[seat2_draws, "6s"], tail=tail_for(variant))
+    table.start({0: DEALER_QUIET + "1m", 1: SEAT1_7P, 2: seat2, 3: SEAT3_7P}, draws=["8p", "6s"], tail=tail_for(variant))
     table.discard(0, "1m")
     table.pass_all(but=[1])
     table.chow(1, "23m")
@@ -127,13 +126,14 @@ def test_no_double_win_the_ready_seat_nearest_the_discarder_takes_it(variant: st
 
 
 @pytest.mark.parametrize("variant", BAO_VARIANTS)
-def test_a_win_beats_chi_ting_and_pong(variant: str) -> None:
-    table = two_ready_on_7p(variant, seat2_draws="8p")
-    # seat 1 is ready on 7p; seat 2 (the next seat after seat 1?) no: seat 0 throws 7p again
+def test_a_ready_seats_win_beats_a_pong_on_the_same_discard(variant: str) -> None:
+    table = two_ready_on_7p(variant, seat2=SEAT2.replace("3p3p", "7p7p"))
     table.discard(0, "7p")
+    assert "pong" in table.options_of(2)
+    table.pung(2)
     table.pass_(3)
     table.win(1)
-    assert table.last(ev.HandWon).wins[0].seat == 1
+    assert table.last(ev.HandWon).wins[0].seat == 1 and table.seat(2).melds == ()
 
 
 @pytest.mark.parametrize("variant", BAO_VARIANTS)

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from events import hand as ev
+from services.rules.table.commands import StartHand
 from services.rules.table.deal import deal_order, full_set
 from services.rules.tiles import names
 
@@ -19,7 +20,7 @@ from .builders import DICE, VARIANTS, Table, tiles_of, wall_for
 def test_the_dealer_gets_fourteen_tiles_and_the_others_thirteen(variant: str, dealer: int) -> None:
     table = Table(variant)
     table.start(dealer=dealer)
-    sizes = [len(table.seat(s).hand) + len(table.seat(s).flowers) - len(table.seat(s).flowers) for s in range(4)]
+    sizes = [len(table.seat(s).hand) for s in range(4)]
     assert sizes == [14 if s == dealer else 13 for s in range(4)]
     assert table.hand.turn == dealer and table.hand.step == "discard"
     assert table.seat(dealer).drawn is not None  # the 14th tile shows like a draw
@@ -34,7 +35,7 @@ def test_deal_order_is_four_each_three_times_round_then_one_each_then_one_more_t
 def test_the_wall_is_dealt_from_the_head_in_deal_order(variant: str) -> None:
     wall = tuple(names(full_set(Table(variant).state.variant)))  # kind order, no flowers here
     table = Table(variant)
-    table.do(__import__("services.rules.table.commands", fromlist=["StartHand"]).StartHand(wall=wall, dealer=1, dice=DICE[variant]))
+    table.do(StartHand(wall=wall, dealer=1, dice=DICE[variant]))
     dealt = table.of_type(ev.TilesDealt)[0].hands
     expected: list[list[str]] = [[], [], [], []]
     head = 0
@@ -65,8 +66,6 @@ def test_the_dice_are_rolled_with_the_number_of_dice_the_variant_throws(variant:
     started = table.start()[0]
     assert isinstance(started, ev.HandStarted)
     assert started.dice == DICE[variant] == table.hand.dice
-    from services.rules.table.commands import StartHand
-
     seeded = Table(variant)
     seeded.do(StartHand(seed="dice-seed-1"))
     dice = seeded.hand.dice
@@ -75,8 +74,6 @@ def test_the_dice_are_rolled_with_the_number_of_dice_the_variant_throws(variant:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_wrong_dice_are_refused(variant: str) -> None:
-    from services.rules.table.commands import StartHand
-
     table = Table(variant)
     wall = wall_for(variant)
     assert "dice" in table.refuse(StartHand(wall=wall, dealer=0, dice=(7,) * len(DICE[variant])))
@@ -85,8 +82,6 @@ def test_wrong_dice_are_refused(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_wall_that_is_not_the_variants_set_is_refused(variant: str) -> None:
-    from services.rules.table.commands import StartHand
-
     table = Table(variant)
     wall = list(wall_for(variant))
     wall[0] = "1m" if wall[0] != "1m" else "2m"
@@ -96,8 +91,6 @@ def test_a_wall_that_is_not_the_variants_set_is_refused(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_seed_gives_the_same_hand_every_time(variant: str) -> None:
-    from services.rules.table.commands import StartHand
-
     a, b = Table(variant), Table(variant)
     a.do(StartHand(seed="same-seed-123"))
     b.do(StartHand(seed="same-seed-123"))
@@ -157,8 +150,6 @@ def test_flowers_dealt_are_replaced_from_the_tail_dealer_first_round_after_round
 
 
 def test_tanggu_deals_first_to_seat_zero_when_no_dealer_is_given() -> None:
-    from services.rules.table.commands import StartHand
-
     table = Table("tanggu")
     table.do(StartHand(seed="first-hand-seed"))
     assert table.hand.dealer == 0  # 系统默认第一个入座并举手的玩家为第一局庄家

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from events import hand as ev
+from services.rules.table.commands import Chow, DiscardTile, Kong
 from services.rules.tiles import names
 
 from .builders import STD, VARIANTS, Table, tail_for
@@ -45,13 +46,7 @@ def test_play_goes_round_the_table_in_turn_order(variant: str) -> None:
 def test_the_dealer_discards_first_without_drawing(variant: str) -> None:
     table = std_table(variant)
     assert table.hand.turn == 0 and table.drawn(0) == "2m" and table.hand.head == 53
-    assert table.refuse(ev_draw_like_discard(1, "3m")).startswith("it is seat 0's turn")
-
-
-def ev_draw_like_discard(seat: int, tile: str):  # noqa: ANN201 - a tiny command factory
-    from services.rules.table.commands import DiscardTile
-
-    return DiscardTile(seat=seat, tile=tile)
+    assert table.refuse(DiscardTile(seat=1, tile="3m")).startswith("it is seat 0's turn")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -92,7 +87,7 @@ def test_a_chow_takes_the_previous_seats_discard_into_a_run_and_the_claimer_disc
 def test_a_chow_with_tiles_that_make_no_run_is_refused(variant: str) -> None:
     table = std_table(variant)
     table.discard(0, "2m")
-    assert table.refuse(__import__("services.rules.table.commands", fromlist=["Chow"]).Chow(seat=1, tiles=("5m", "6m")))
+    assert table.refuse(Chow(seat=1, tiles=("5m", "6m")))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -140,7 +135,7 @@ def test_a_melded_kong_takes_its_replacement_from_the_tail(variant: str) -> None
 def test_a_kong_on_a_discard_names_the_discarded_tile_or_nothing(variant: str) -> None:
     table = std_table(variant)
     table.discard(0, "3p")
-    assert "not 4p" in table.refuse(__import__("services.rules.table.commands", fromlist=["Kong"]).Kong(seat=3, tile="4p"))
+    assert "not 4p" in table.refuse(Kong(seat=3, tile="4p"))
     table.pass_(1)
     table.kong(3, "3p")
     assert table.seat(3).melds[0].kind == "kong"
@@ -191,8 +186,6 @@ def test_an_added_kong_extends_a_pong_with_the_drawn_fourth_tile_and_draws_a_rep
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_an_added_kong_needs_a_pong_of_that_tile(variant: str) -> None:
-    from services.rules.table.commands import Kong
-
     table = _pong_then_draw_the_fourth(variant)
     assert "no 碰" in table.refuse(Kong(seat=2, tile="9m"))
     assert table.refuse(Kong(seat=2))  # no tile named
