@@ -51,7 +51,9 @@ def is_kadang(
     return True
 
 
-def kadang_waits(config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()) -> list[Tile]:
+def kadang_waits(
+    config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()
+) -> list[Tile]:
     """The waits on which a win would be 卡当, in mpsz order."""
     if config.kadang == "none":
         return []
@@ -61,7 +63,9 @@ def kadang_waits(config: VariantConfig, concealed: Sequence[int], melds: Sequenc
     return [w for w in found if mid_run_on_some_reading(concealed, w)]
 
 
-def wins_on_drawn_bao(config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+def wins_on_drawn_bao(
+    config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()
+) -> bool:
     """摸宝: a drawn 宝 reads as any tile (红中 too, decision 7), so any wait at all wins with it.
 
     Asked of the waits rather than of ``shapes.is_complete(counts, 1)``, whose wildcard (Tanggu's
@@ -70,7 +74,9 @@ def wins_on_drawn_bao(config: VariantConfig, concealed: Sequence[int], melds: Se
     return bool(hand_waits(config, concealed, melds))
 
 
-def is_kadang_bao(config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+def is_kadang_bao(
+    config: VariantConfig, concealed: Sequence[int], melds: Sequence[Meld] = ()
+) -> bool:
     """卡当宝: a drawn 宝 can be read as a 卡当 tile of this hand (decision 7)."""
     return bool(kadang_waits(config, concealed, melds))
 

@@ -227,7 +227,9 @@ def _condition_blockers(
     suits = sum(1 for s in range(3) if any(every[s * 9 : s * 9 + 9]))
     if suits < rules.min_suits:
         blockers.append(ONE_SUIT)
-    if rules.needs_terminal_or_red and not (every[RED_DRAGON] or any(every[t] for t in range(27) if is_terminal(t))):
+    if rules.needs_terminal_or_red and not (
+        every[RED_DRAGON] or any(every[t] for t in range(27) if is_terminal(t))
+    ):
         blockers.append(NO_TERMINAL)
     blockers.extend(_triplet_run_blockers(rules, counts, every, melds, found))
     if sum(counts) < rules.min_concealed:
@@ -248,7 +250,9 @@ def _triplet_run_blockers(
         run = meld_run or any(r for _, r in options)
         together = any((meld_triplet or k) and (meld_run or r) for k, r in options)
     else:
-        triplet = meld_triplet or _has_triplet(counts) or (rules.pairs_as_triplet and _pairs(counts) >= 2)
+        triplet = (
+            meld_triplet or _has_triplet(counts) or (rules.pairs_as_triplet and _pairs(counts) >= 2)
+        )
         run = meld_run or _has_run(counts)
         together = triplet and run
     blockers = []
@@ -261,7 +265,9 @@ def _triplet_run_blockers(
     return blockers
 
 
-def _reading_options(rules: ReadyRules, counts: Counts, found: Sequence[Tile]) -> set[tuple[bool, bool]]:
+def _reading_options(
+    rules: ReadyRules, counts: Counts, found: Sequence[Tile]
+) -> set[tuple[bool, bool]]:
     """(holds a 刻, holds a 顺) for each way of winning: a wait, a reading, the set it completes."""
     options: set[tuple[bool, bool]] = set()
     for w in found:

@@ -53,10 +53,14 @@ def break_stack(brk: WallBreak, stacks_per_wall: int = STACKS_PER_WALL) -> int:
     return (wall_start + brk.stacks) % (SEATS * stacks_per_wall)
 
 
-def draw_order(wall: Sequence[T], brk: WallBreak, stacks_per_wall: int = STACKS_PER_WALL) -> list[T]:
+def draw_order(
+    wall: Sequence[T], brk: WallBreak, stacks_per_wall: int = STACKS_PER_WALL
+) -> list[T]:
     """The physical wall rotated so the first tile dealt comes first and the tail comes last."""
     expected = SEATS * stacks_per_wall * TILES_PER_STACK
     if len(wall) != expected:
-        raise ValueError(f"a wall of {stacks_per_wall} stacks a side holds {expected} tiles, got {len(wall)}")
+        raise ValueError(
+            f"a wall of {stacks_per_wall} stacks a side holds {expected} tiles, got {len(wall)}"
+        )
     start = break_stack(brk, stacks_per_wall) * TILES_PER_STACK
     return list(wall[start:]) + list(wall[:start])

@@ -86,7 +86,9 @@ class HuangfanCounter:
         return HuangfanCounter(count_after_hand(self.count, won))
 
 
-def level_deltas(winners: Iterable[int] = (), leaver: int | None = None) -> tuple[int, int, int, int]:
+def level_deltas(
+    winners: Iterable[int] = (), leaver: int | None = None
+) -> tuple[int, int, int, int]:
     """Level score changes of one hand; no winner and no leaver is a drawn hand (all 0)."""
     if leaver is not None:
         _check_seat(leaver)

@@ -32,7 +32,9 @@ def next_tile(indicator: Tile) -> Tile:
         return _next_in(_WINDS, indicator)
     if indicator in _DRAGONS:
         return _next_in(_DRAGONS, indicator)
-    raise ValueError(f"{indicator} is no tile that can be a 混 indicator (flowers are not in the set)")
+    raise ValueError(
+        f"{indicator} is no tile that can be a 混 indicator (flowers are not in the set)"
+    )
 
 
 def hun_kinds(indicator: Tile) -> frozenset[Tile]:

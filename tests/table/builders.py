@@ -50,7 +50,13 @@ from services.rules.variants import get_variant
 
 VARIANTS = ("mudanjiang", "harbin", "shandong", "shanghai", "tanggu")
 BAO_VARIANTS = ("mudanjiang", "harbin")
-DICE = {"mudanjiang": (3, 4), "harbin": (3, 4, 2, 5), "shandong": (3, 4, 2, 5), "shanghai": (2, 3), "tanggu": (1, 2, 1, 1)}
+DICE = {
+    "mudanjiang": (3, 4),
+    "harbin": (3, 4, 2, 5),
+    "shandong": (3, 4, 2, 5),
+    "shanghai": (2, 3),
+    "tanggu": (1, 2, 1, 1),
+}
 
 
 def tiles_of(text: str) -> list[str]:
@@ -65,7 +71,11 @@ def _spread(pool: Counter[str]) -> list[str]:
     kinds = sorted(left, key=lambda n: parse_tiles(n)[0])
     # step through kinds by a stride that keeps neighbours apart (no runs, no pairs in a hand)
     stride = 5
-    ordered = [kinds[(i * stride) % len(kinds)] for i in range(len(kinds))] if len(kinds) % stride else kinds
+    ordered = (
+        [kinds[(i * stride) % len(kinds)] for i in range(len(kinds))]
+        if len(kinds) % stride
+        else kinds
+    )
     if len(set(ordered)) != len(kinds):
         ordered = kinds
     while left:
@@ -160,7 +170,14 @@ class Table:
     check: bool = True  # tile conservation after every command
 
     def __post_init__(self) -> None:
-        self.do(OpenTable(table_id="t-1", variant=self.variant, players=("east", "south", "west", "north"), options=self.options))
+        self.do(
+            OpenTable(
+                table_id="t-1",
+                variant=self.variant,
+                players=("east", "south", "west", "north"),
+                options=self.options,
+            )
+        )
 
     # -- acting -------------------------------------------------------------------------------
     def do(self, command: Command) -> list[DomainEvent]:
@@ -185,8 +202,15 @@ class Table:
             return rejected.reason
         raise AssertionError(f"{command!r} was accepted")
 
-    def start(self, hands: dict[int, str] | None = None, draws: Iterable[str | None] = (), tail: Sequence[str | None] = (),
-              dealer: int = 0, dice: tuple[int, ...] | None = None, fill_first: Iterable[str] = ()) -> list[DomainEvent]:
+    def start(
+        self,
+        hands: dict[int, str] | None = None,
+        draws: Iterable[str | None] = (),
+        tail: Sequence[str | None] = (),
+        dealer: int = 0,
+        dice: tuple[int, ...] | None = None,
+        fill_first: Iterable[str] = (),
+    ) -> list[DomainEvent]:
         wall = wall_for(self.variant, hands, draws, tail, dealer, fill_first)
         return self.do(StartHand(wall=wall, dealer=dealer, dice=dice or DICE[self.variant]))
 
@@ -219,7 +243,9 @@ class Table:
         produced: list[DomainEvent] = []
         skip = set(but)
         while (window := self.window) is not None and self.hand.step in ("claims", "rob"):
-            waiting = [s for s, _ in window.options if window.answer_of(s) is None and s not in skip]
+            waiting = [
+                s for s, _ in window.options if window.answer_of(s) is None and s not in skip
+            ]
             if not waiting:
                 break
             produced += self.pass_(waiting[0])
@@ -258,7 +284,9 @@ class Table:
     def view(self, seat: int | None) -> dict[str, Any]:
         return player_view(self.state, seat)
 
-    def of_type(self, kind: type[DomainEvent], events: Iterable[DomainEvent] | None = None) -> list[Any]:
+    def of_type(
+        self, kind: type[DomainEvent], events: Iterable[DomainEvent] | None = None
+    ) -> list[Any]:
         return [e for e in (self.events if events is None else events) if isinstance(e, kind)]
 
     def last(self, kind: type[DomainEvent]) -> Any:
@@ -279,8 +307,13 @@ STD = {
 TANGGU_INDICATOR = "3z"  # 混: 西 and 北, tiles the standard deal never holds
 
 
-def tail_for(variant: str, replacements: Iterable[str | None] = (), bao: str | None = "9s",
-             indicator: str | None = TANGGU_INDICATOR, dice: tuple[int, ...] | None = None) -> list[str | None]:
+def tail_for(
+    variant: str,
+    replacements: Iterable[str | None] = (),
+    bao: str | None = "9s",
+    indicator: str | None = TANGGU_INDICATOR,
+    dice: tuple[int, ...] | None = None,
+) -> list[str | None]:
     """A tail (counted back from the end) holding ``replacements`` in the order they are drawn:
     after the 宝 in the 宝 variants, stepping over the 混 indicator in 塘沽."""
     reps = list(replacements)

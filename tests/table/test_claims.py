@@ -14,9 +14,13 @@ DEALER_QUIET = "147p258s369p4s5m6m8m"  # seat 0's 13 quiet tiles; its 14th is th
 READY_BY_CHI = "23m555p789s11s46p9m"  # 吃 1m with 23m, throw 9m: waits on 5p (and 1s)
 
 
-def bao_table(variant: str, hands: dict[int, str], first: str, draws: list[str] | None = None) -> Table:
+def bao_table(
+    variant: str, hands: dict[int, str], first: str, draws: list[str] | None = None
+) -> Table:
     table = Table(variant)
-    table.start({0: DEALER_QUIET + first, **hands}, draws=draws or ["8p", "8p"], tail=tail_for(variant))
+    table.start(
+        {0: DEALER_QUIET + first, **hands}, draws=draws or ["8p", "8p"], tail=tail_for(variant)
+    )
     return table
 
 
@@ -96,7 +100,11 @@ SEAT2 = "5s" + "3p3p7s7s1s2p2p4m7m9p3s5m"
 
 def two_ready_on_7p(variant: str, seat2: str = SEAT2) -> Table:
     table = Table(variant)
-    table.start({0: DEALER_QUIET + "1m", 1: SEAT1_7P, 2: seat2, 3: SEAT3_7P}, draws=["8p", "6s"], tail=tail_for(variant))
+    table.start(
+        {0: DEALER_QUIET + "1m", 1: SEAT1_7P, 2: seat2, 3: SEAT3_7P},
+        draws=["8p", "6s"],
+        tail=tail_for(variant),
+    )
     table.discard(0, "1m")
     table.pass_all(but=[1])
     table.chow(1, "23m")
@@ -164,8 +172,11 @@ SEAT2_55P = "55p1m4m7m2s5s8s3m6m9m1z5z"
 def open_window_on_5p(variant: str, declare: bool) -> Table:
     table = Table(variant)
     dealer = "147p258s369p1z6z7z3s" + "9p"
-    table.start({0: dealer, 1: SEAT1_5P, 2: SEAT2_55P, 3: SEAT3_5P},
-                draws=["6z", "6z", "6z", "5p"], tail=tail_for(variant, ["2z"]))
+    table.start(
+        {0: dealer, 1: SEAT1_5P, 2: SEAT2_55P, 3: SEAT3_5P},
+        draws=["6z", "6z", "6z", "5p"],
+        tail=tail_for(variant, ["2z"]),
+    )
     ready = "plain" if declare else None
     table.play(0, "9p")  # seat 1 draws 6z
     table.discard(1, "6z", ready=ready)
@@ -182,7 +193,11 @@ def open_window_on_5p(variant: str, declare: bool) -> Table:
 def test_one_discard_may_win_for_several_seats(variant: str) -> None:
     """一炮多响: every seat that declares 胡 on the discard wins, the discarder pays each."""
     table = open_window_on_5p(variant, declare=variant == "shanghai")
-    assert "win" in table.options_of(1) and "win" in table.options_of(3) and "pong" in table.options_of(2)
+    assert (
+        "win" in table.options_of(1)
+        and "win" in table.options_of(3)
+        and "pong" in table.options_of(2)
+    )
     table.win(3)
     table.pung(2)
     events = table.win(1)

@@ -27,8 +27,16 @@ def test_the_dealer_gets_fourteen_tiles_and_the_others_thirteen(variant: str, de
     assert all(table.seat(s).drawn is None for s in range(4) if s != dealer)
 
 
-def test_deal_order_is_four_each_three_times_round_then_one_each_then_one_more_to_the_dealer() -> None:
-    assert deal_order(2) == [(2, 4), (3, 4), (0, 4), (1, 4)] * 3 + [(2, 1), (3, 1), (0, 1), (1, 1), (2, 1)]
+def test_deal_order_is_four_each_three_times_round_then_one_each_then_one_more_to_the_dealer() -> (
+    None
+):
+    assert deal_order(2) == [(2, 4), (3, 4), (0, 4), (1, 4)] * 3 + [
+        (2, 1),
+        (3, 1),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+    ]
 
 
 @pytest.mark.parametrize("variant", ["mudanjiang", "harbin", "tanggu"])
@@ -40,7 +48,7 @@ def test_the_wall_is_dealt_from_the_head_in_deal_order(variant: str) -> None:
     expected: list[list[str]] = [[], [], [], []]
     head = 0
     for seat, count in deal_order(1):
-        expected[seat] += list(wall[head:head + count])
+        expected[seat] += list(wall[head : head + count])
         head += count
     assert [list(h) for h in dealt] == expected
     assert table.hand.head == 53
@@ -48,9 +56,19 @@ def test_the_wall_is_dealt_from_the_head_in_deal_order(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_wall_for_gives_each_seat_the_hand_the_test_names(variant: str) -> None:
-    hands = {0: "123m456p789s11z22z3z", 1: "111m222p333s444m5m", 2: "6m7m8m9m1p2p3p4p5p6p7p8p9p", 3: "1s2s3s4s5s6s7s8s9s5m5m5m4m"}
+    hands = {
+        0: "123m456p789s11z22z3z",
+        1: "111m222p333s444m5m",
+        2: "6m7m8m9m1p2p3p4p5p6p7p8p9p",
+        3: "1s2s3s4s5s6s7s8s9s5m5m5m4m",
+    }
     if variant in ("mudanjiang", "harbin"):
-        hands = {0: "123m456p789s99m77z3m", 1: "111m222p333s444m5m", 2: "6m7m8m9m1p2p3p4p5p6p7p8p9p", 3: "1s2s3s4s5s6s7s8s9s5m5m5m4m"}
+        hands = {
+            0: "123m456p789s99m77z3m",
+            1: "111m222p333s444m5m",
+            2: "6m7m8m9m1p2p3p4p5p6p7p8p9p",
+            3: "1s2s3s4s5s6s7s8s9s5m5m5m4m",
+        }
     table = Table(variant)
     table.start(hands, draws=["9m"], dealer=0)
     for seat, text in hands.items():
@@ -120,7 +138,10 @@ def test_tanggu_turns_up_the_hun_indicator_counted_back_from_the_end_by_the_dice
     assert table.hand.indicator_index == 136 - 5
 
 
-@pytest.mark.parametrize("indicator, next_kind", [("7z", "6z"), ("6z", "5z"), ("5z", "7z"), ("4z", "1z"), ("1z", "2z"), ("5p", "6p")])
+@pytest.mark.parametrize(
+    "indicator, next_kind",
+    [("7z", "6z"), ("6z", "5z"), ("5z", "7z"), ("4z", "1z"), ("1z", "2z"), ("5p", "6p")],
+)
 def test_tanggu_hun_are_the_indicator_and_the_next_tile(indicator: str, next_kind: str) -> None:
     table = Table("tanggu")
     events = table.start(tail=[None, None, None, None, None, None, indicator], dice=(2, 2, 1, 2))
@@ -130,7 +151,9 @@ def test_tanggu_hun_are_the_indicator_and_the_next_tile(indicator: str, next_kin
 
 
 @pytest.mark.parametrize("variant", ["shandong", "shanghai"])
-def test_flowers_dealt_are_replaced_from_the_tail_dealer_first_round_after_round(variant: str) -> None:
+def test_flowers_dealt_are_replaced_from_the_tail_dealer_first_round_after_round(
+    variant: str,
+) -> None:
     table = Table(variant)
     hands = {
         0: "1f123m456p789s11z2z3z",
@@ -142,9 +165,17 @@ def test_flowers_dealt_are_replaced_from_the_tail_dealer_first_round_after_round
     # 2f and 3f get 9m 9p, seat 3's 4f gets 1s; round two: the dealer's 5f gets 6z
     events = table.start(hands, tail=["5f", "9m", "9p", "1s", "6z"], dealer=0)
     replaced = [(e.seat, e.flower, e.replacement) for e in table.of_type(ev.FlowerReplaced, events)]
-    assert replaced == [(0, "1f", "5f"), (1, "2f", "9m"), (1, "3f", "9p"), (3, "4f", "1s"), (0, "5f", "6z")]
+    assert replaced == [
+        (0, "1f", "5f"),
+        (1, "2f", "9m"),
+        (1, "3f", "9p"),
+        (3, "4f", "1s"),
+        (0, "5f", "6z"),
+    ]
     assert names(table.seat(0).flowers) == ["1f", "5f"]
-    assert "6z" in names(table.seat(0).hand) and not any(t.endswith("f") for s in range(4) for t in names(table.seat(s).hand))
+    assert "6z" in names(table.seat(0).hand) and not any(
+        t.endswith("f") for s in range(4) for t in names(table.seat(s).hand)
+    )
     assert [len(table.seat(s).hand) for s in range(4)] == [14, 13, 13, 13]
     assert table.hand.step == "discard" and table.hand.turn == 0
 

@@ -42,7 +42,9 @@ from services.rules.tiles import names, parse_tiles
 
 from .builders import VARIANTS
 
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 MAX_COMMANDS = 1500
 
 
@@ -98,9 +100,15 @@ def hidden_from(state: TableState, viewer: int) -> Counter[str]:
         hidden.update(names(seat.concealed if not seat.shown else ()))
         hidden.update(names([seat.drawn] if seat.drawn is not None else []))
         for meld in seat.melds:
-            if meld.kind == "concealed_kong" and not (config.concealed_kong_shown_when_open and seat.is_open):
+            if meld.kind == "concealed_kong" and not (
+                config.concealed_kong_shown_when_open and seat.is_open
+            ):
                 hidden.update(names(meld.tiles))
-    wall = [t for i, t in enumerate(hand.wall[hand.head : hand.tail], start=hand.head) if i != hand.indicator_index]
+    wall = [
+        t
+        for i, t in enumerate(hand.wall[hand.head : hand.tail], start=hand.head)
+        if i != hand.indicator_index
+    ]
     hidden.update(names(wall))
     if hand.bao is not None and hand.seat(viewer).ready is None:
         hidden.update(names([hand.bao]))
@@ -150,14 +158,22 @@ def check_rules(before: TableState, event: DomainEvent) -> None:
     elif isinstance(event, ev.TileDiscarded):
         seat = hand.seat(event.seat)
         if seat.ready is not None:
-            assert seat.drawn is not None and names([seat.drawn]) == [event.tile], "a ready seat changed its hand"
+            assert seat.drawn is not None and names([seat.drawn]) == [event.tile], (
+                "a ready seat changed its hand"
+            )
     elif isinstance(event, ev.TileClaimed):
         seat = hand.seat(event.seat)
-        assert len(seat.concealed) >= config.min_concealed_to_claim, "a claim with too few concealed tiles"
+        assert len(seat.concealed) >= config.min_concealed_to_claim, (
+            "a claim with too few concealed tiles"
+        )
         if event.kind == "chi" and not event.ready:
-            assert event.seat == (event.from_seat + 1) % 4, "吃 from a seat that is not the previous one"
+            assert event.seat == (event.from_seat + 1) % 4, (
+                "吃 from a seat that is not the previous one"
+            )
         if seat.ready is not None:
-            assert event.kind == "kong" and config.kong_after_ready == "if_still_ready", "a ready seat claimed"
+            assert event.kind == "kong" and config.kong_after_ready == "if_still_ready", (
+                "a ready seat claimed"
+            )
         if config.wildcard == "hun":
             assert parse_tiles(event.tile)[0] not in hand.wildcards, "a discarded 混 was claimed"
     elif isinstance(event, ev.ClaimAnswered):
@@ -165,7 +181,9 @@ def check_rules(before: TableState, event: DomainEvent) -> None:
 
 
 # -- playing a hand -----------------------------------------------------------------------------
-def play_hand(variant: str, seed: str, rng: random.Random, hands: int = 1, views: bool = True) -> tuple[TableState, list[DomainEvent]]:
+def play_hand(
+    variant: str, seed: str, rng: random.Random, hands: int = 1, views: bool = True
+) -> tuple[TableState, list[DomainEvent]]:
     state = TableState()
     events: list[DomainEvent] = []
 
@@ -200,7 +218,11 @@ def round_trip(events: list[DomainEvent]) -> list[DomainEvent]:
     for event in events:
         kind, version, payload = registry.encode(event)
         stored = json.loads(json.dumps(payload))
-        back.append(registry.model(kind).model_validate({**registry.upcast(kind, version, stored), "type": kind}))
+        back.append(
+            registry.model(kind).model_validate(
+                {**registry.upcast(kind, version, stored), "type": kind}
+            )
+        )
     return back
 
 
@@ -209,13 +231,17 @@ seeds = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=8, max
 
 @SETTINGS
 @given(variant=st.sampled_from(VARIANTS), seed=seeds, choices=st.integers(0, 2**32 - 1))
-def test_random_legal_play_conserves_tiles_and_hides_what_each_seat_may_not_see(variant: str, seed: str, choices: int) -> None:
+def test_random_legal_play_conserves_tiles_and_hides_what_each_seat_may_not_see(
+    variant: str, seed: str, choices: int
+) -> None:
     play_hand(variant, seed, random.Random(choices))
 
 
 @SETTINGS
 @given(variant=st.sampled_from(VARIANTS), seed=seeds, choices=st.integers(0, 2**32 - 1))
-def test_replaying_the_stored_events_gives_the_live_state(variant: str, seed: str, choices: int) -> None:
+def test_replaying_the_stored_events_gives_the_live_state(
+    variant: str, seed: str, choices: int
+) -> None:
     state, events = play_hand(variant, seed, random.Random(choices), hands=2, views=False)
     assert replay(round_trip(events)) == state
     assert replay(events) == state
@@ -223,7 +249,9 @@ def test_replaying_the_stored_events_gives_the_live_state(variant: str, seed: st
 
 @SETTINGS
 @given(variant=st.sampled_from(VARIANTS), seed=seeds, choices=st.integers(0, 2**32 - 1))
-def test_the_same_seed_and_choices_give_the_same_events(variant: str, seed: str, choices: int) -> None:
+def test_the_same_seed_and_choices_give_the_same_events(
+    variant: str, seed: str, choices: int
+) -> None:
     _, first = play_hand(variant, seed, random.Random(choices), views=False)
     _, second = play_hand(variant, seed, random.Random(choices), views=False)
     assert [e.model_dump(mode="json") for e in first] == [e.model_dump(mode="json") for e in second]
@@ -236,7 +264,9 @@ def _ended(state: TableState) -> HandState:
 
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(variant=st.sampled_from(VARIANTS), seed=seeds, choices=st.integers(0, 2**32 - 1))
-def test_a_settled_hand_pays_out_zero_in_total_and_names_a_valid_next_dealer(variant: str, seed: str, choices: int) -> None:
+def test_a_settled_hand_pays_out_zero_in_total_and_names_a_valid_next_dealer(
+    variant: str, seed: str, choices: int
+) -> None:
     state, events = play_hand(variant, seed, random.Random(choices), views=False)
     settled = [e for e in events if e.type == "hand_settled"][-1]
     assert sum(settled.payments) == 0 and sum(settled.kong_payments) == 0  # type: ignore[attr-defined]

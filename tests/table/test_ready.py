@@ -12,9 +12,13 @@ from services.rules.tiles import names
 from .builders import BAO_VARIANTS, Table, tail_for
 
 
-def dealt(variant: str, hands: dict[int, str], draws: list[str] | None = None, first: str = "1m") -> Table:
+def dealt(
+    variant: str, hands: dict[int, str], draws: list[str] | None = None, first: str = "1m"
+) -> Table:
     table = Table(variant)
-    table.start({0: _dealer_with(first), **hands}, draws=draws or ["8p", "8p"], tail=tail_for(variant))
+    table.start(
+        {0: _dealer_with(first), **hands}, draws=draws or ["8p", "8p"], tail=tail_for(variant)
+    )
     return table
 
 
@@ -50,7 +54,9 @@ def test_a_seat_declares_ready_with_the_discard_that_leaves_it_waiting(variant: 
     ],
     ids=["two-suits", "yaojiu-or-hongzhong", "triplet"],
 )
-def test_ready_is_refused_with_the_blocker_named(variant: str, seat1: str, first: str, pair: str, discard: str, blocker: str) -> None:
+def test_ready_is_refused_with_the_blocker_named(
+    variant: str, seat1: str, first: str, pair: str, discard: str, blocker: str
+) -> None:
     table = chow_from_dealer(variant, seat1, first, pair)
     reason = table.refuse(DiscardTile(seat=1, tile=discard, ready="plain"))
     assert blocker in reason
@@ -123,7 +129,8 @@ def _three_pongs(variant: str) -> Table:
     seat0 = "1m1s" + "2p3p" + "7p8p" + "1p" + "5s7s" + "8s" + "3m" + "6m" + "2p" + "7z"
     table.start(
         {0: seat0, 1: SEAT1_PONGS, 2: "5p9s4m7m2m5m8m3m6m9m4p4p2s"},
-        draws=["3s", "3s", "6p", "6p", "1s", "1m"], tail=tail_for(variant, ["8m"]),
+        draws=["3s", "3s", "6p", "6p", "1s", "1m"],
+        tail=tail_for(variant, ["8m"]),
     )
     table.discard(0, "1m")
     table.pass_all(but=[1])
@@ -160,7 +167,9 @@ def test_harbin_a_seat_with_four_concealed_tiles_may_not_chow_pong_or_kong() -> 
 
 
 @pytest.mark.parametrize("variant, allowed", [("harbin", False), ("mudanjiang", True)])
-def test_harbin_a_seat_with_four_concealed_tiles_may_not_add_to_its_pong(variant: str, allowed: bool) -> None:
+def test_harbin_a_seat_with_four_concealed_tiles_may_not_add_to_its_pong(
+    variant: str, allowed: bool
+) -> None:
     table = _three_pongs(variant)
     table.discard(0, "1s")
     table.pass_all()
@@ -197,7 +206,11 @@ def test_the_chi_ting_claimer_must_discard_to_be_ready(variant: str) -> None:
     reason = table.refuse(DiscardTile(seat=2, tile="5p"))
     assert "吃听" in reason
     events = table.discard(2, "9m")  # no flag needed: the claim declared it
-    assert events[0].ready == "plain" and table.seat(2).ready == "plain" and not table.seat(2).must_ready
+    assert (
+        events[0].ready == "plain"
+        and table.seat(2).ready == "plain"
+        and not table.seat(2).must_ready
+    )
 
 
 @pytest.mark.parametrize("variant", BAO_VARIANTS)
@@ -228,7 +241,9 @@ def test_harbin_chi_ting_is_by_chow_only() -> None:
 
 
 @pytest.mark.parametrize("variant", BAO_VARIANTS)
-def test_the_next_seat_may_choose_a_plain_chow_where_chi_ting_is_possible_and_still_declare_ready(variant: str) -> None:
+def test_the_next_seat_may_choose_a_plain_chow_where_chi_ting_is_possible_and_still_declare_ready(
+    variant: str,
+) -> None:
     table = chow_from_dealer(variant, READY_BY_CHI, "1m", "23m")
     assert not table.seat(1).must_ready
     table.discard(1, "9m", ready="plain")  # 选择吃牌后，可以听牌也可以放弃
@@ -256,7 +271,9 @@ def test_mudanjiang_example_chi_ting_on_8m_then_discard_3m_or_7m() -> None:
         from services.rules.table.winning import hand_waits
 
         seat = table.seat(2)
-        assert names(hand_waits(table.state.variant, seat.concealed, seat.melds, frozenset())) == [wait]
+        assert names(hand_waits(table.state.variant, seat.concealed, seat.melds, frozenset())) == [
+            wait
+        ]
 
 
 def test_mudanjiang_example_as_printed_has_no_yaojiu_and_cannot_chi_ting() -> None:
@@ -276,7 +293,9 @@ def test_choosing_chi_ting_and_losing_the_claim_leaves_the_seat_unready(variant:
     table.chow(1, "23m", ready=True)
     claimed = table.last(ev.TileClaimed)
     assert claimed.seat == 1
-    assert table.seat(2).ready is None and not table.seat(2).must_ready and table.seat(2).melds == ()
+    assert (
+        table.seat(2).ready is None and not table.seat(2).must_ready and table.seat(2).melds == ()
+    )
 
 
 # -- after 听 ----------------------------------------------------------------------------------

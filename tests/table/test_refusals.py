@@ -123,19 +123,27 @@ def test_every_seat_command_is_refused_before_a_hand_starts(variant: str) -> Non
 
 def test_nothing_but_opening_is_accepted_on_a_table_that_is_not_open() -> None:
     state = TableState()
-    for command in [StartHand(seed="some-seed-1"), DiscardTile(seat=0, tile="1m"), PassClaim(seat=1)]:
+    for command in [
+        StartHand(seed="some-seed-1"),
+        DiscardTile(seat=0, tile="1m"),
+        PassClaim(seat=1),
+    ]:
         with pytest.raises(CommandRejected, match="not open"):
             decide(state, command)
 
 
 def test_a_table_is_opened_once() -> None:
     table = Table("harbin")
-    assert "already open" in table.refuse(OpenTable(table_id="t-1", variant="harbin", players=("a", "b", "c", "d")))
+    assert "already open" in table.refuse(
+        OpenTable(table_id="t-1", variant="harbin", players=("a", "b", "c", "d"))
+    )
 
 
 def test_an_unknown_variant_is_refused_naming_the_known_ones() -> None:
     with pytest.raises(CommandRejected, match="harbin"):
-        decide(TableState(), OpenTable(table_id="t-2", variant="sichuan", players=("a", "b", "c", "d")))
+        decide(
+            TableState(), OpenTable(table_id="t-2", variant="sichuan", players=("a", "b", "c", "d"))
+        )
 
 
 def test_a_hand_needs_a_seed_or_a_wall() -> None:

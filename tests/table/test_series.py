@@ -18,10 +18,17 @@ def bao_win(variant: str, table: Table | None = None, dealer: int = 0) -> Table:
     """Seat 1 吃s 1m from seat 0, declares 听 on 7p and wins on seat 2's 7p."""
     table = table or Table(variant)
     if dealer == 0:
-        table.start({0: QUIET + "1m", 1: READY_ON_7P}, draws=["7p"], tail=tail_for(variant), dealer=0)
+        table.start(
+            {0: QUIET + "1m", 1: READY_ON_7P}, draws=["7p"], tail=tail_for(variant), dealer=0
+        )
         table.discard(0, "1m")
     else:  # seat 1 deals: it throws 2s first, seat 0 throws 1m on its turn
-        table.start({1: READY_ON_7P + "2s", 0: QUIET[:-2] + "1m"}, draws=["8p", "8p", "6p", "7p"], tail=tail_for(variant), dealer=1)
+        table.start(
+            {1: READY_ON_7P + "2s", 0: QUIET[:-2] + "1m"},
+            draws=["8p", "8p", "6p", "7p"],
+            tail=tail_for(variant),
+            dealer=1,
+        )
         table.play(1, "2s")
         table.play(2, "8p")
         table.play(3, "8p")
@@ -52,7 +59,9 @@ def test_harbin_the_dealer_keeps_the_deal_when_it_wins() -> None:
 @pytest.mark.parametrize("variant", BAO_VARIANTS)
 def test_a_drawn_hand_keeps_the_dealer_in_the_bao_variants(variant: str) -> None:
     table = Table(variant)
-    table.start({0: QUIET + "1m", 1: "9s", 2: "9s", 3: "9s"}, tail=tail_for(variant, bao="9s"), dealer=0)
+    table.start(
+        {0: QUIET + "1m", 1: "9s", 2: "9s", 3: "9s"}, tail=tail_for(variant, bao="9s"), dealer=0
+    )
     play_out(table)
     assert table.last(ev.HandSettled).next_dealer == 0
     table.do(StartHand(seed="next-hand-seed"))
@@ -95,7 +104,12 @@ def _shandong_self_draw_amount(drawn_hands: int) -> int:
         table.start(dealer=0, dice=(1, 1, 1, 1))
         play_out(table)
     assert table.state.series.drawn_streak == drawn_hands
-    table.start({0: "147p258s369p6z7z3s9s1m", 1: "123m789m789s11z46p"}, draws=["5p"], dealer=0, dice=(1, 1, 1, 1))
+    table.start(
+        {0: "147p258s369p6z7z3s9s1m", 1: "123m789m789s11z46p"},
+        draws=["5p"],
+        dealer=0,
+        dice=(1, 1, 1, 1),
+    )
     table.play(0, "1m")
     won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
     assert table.last(ev.HandSettled).drawn_streak == 0
@@ -115,7 +129,9 @@ def test_the_series_adds_up_each_hands_payments(variant: str) -> None:
     table.start(dealer=0)
     play_out(table)
     settled = table.last(ev.HandSettled)
-    assert table.state.series.scores == tuple(p + k for p, k in zip(settled.payments, settled.kong_payments, strict=True))
+    assert table.state.series.scores == tuple(
+        p + k for p, k in zip(settled.payments, settled.kong_payments, strict=True)
+    )
     assert table.state.series.hands_played == 1 and table.state.hand_over
 
 

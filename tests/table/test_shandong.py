@@ -16,8 +16,12 @@ WAITS_5P_1 = "123m789m789s11z46p"  # seat 1: waits on 5p
 WAITS_5P_3 = "123s789p456s22z46p"  # seat 3: waits on 5p
 
 
-def shandong(hands: dict[int, str], draws: list[str | None] | None = None, tail: list[str | None] | None = None,
-             variant: str = "shandong") -> Table:
+def shandong(
+    hands: dict[int, str],
+    draws: list[str | None] | None = None,
+    tail: list[str | None] | None = None,
+    variant: str = "shandong",
+) -> Table:
     table = Table(variant)
     table.start(hands, draws=draws or [], tail=tail or [])
     return table
@@ -25,8 +29,12 @@ def shandong(hands: dict[int, str], draws: list[str | None] | None = None, tail:
 
 # -- 补花 in play ------------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["shandong", "shanghai"])
-def test_a_drawn_flower_is_replaced_from_the_tail_until_the_seat_holds_no_flower(variant: str) -> None:
-    table = shandong({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["1f"], tail=["2f", "5m"], variant=variant)
+def test_a_drawn_flower_is_replaced_from_the_tail_until_the_seat_holds_no_flower(
+    variant: str,
+) -> None:
+    table = shandong(
+        {0: DEALER + "1m", 1: WAITS_5P_1}, draws=["1f"], tail=["2f", "5m"], variant=variant
+    )
     events = table.play(0, "1m")
     replaced = [(e.seat, e.flower, e.replacement) for e in table.of_type(ev.FlowerReplaced, events)]
     assert replaced == [(1, "1f", "2f"), (1, "2f", "5m")]
@@ -63,7 +71,9 @@ def test_shandong_declares_ready_as_open_or_hidden_only() -> None:
 def test_shandong_ming_lou_shows_the_hand_to_every_seat() -> None:
     table = _declare("open", [])
     shown = table.last(ev.HandShown)
-    assert shown.seat == 1 and to_string(tile(t) for t in shown.tiles) == to_string(table.seat(1).concealed)
+    assert shown.seat == 1 and to_string(tile(t) for t in shown.tiles) == to_string(
+        table.seat(1).concealed
+    )
     for seat in (0, 2, 3, None):
         view = table.view(seat)["hand"]["seats"][1]
         assert view["concealed"] == to_string(table.seat(1).concealed) and view["ready"] == "open"
@@ -110,8 +120,11 @@ SEAT2_PONG = "55p1m4m7m2s5s8s3m6m9m1z5z"
 
 def _added_kong(variant: str, seat3_ready: str | None = None) -> Table:
     table = Table(variant)
-    table.start({0: DEALER + "5p", 1: "147m258m369m1s4s7s1z", 2: SEAT2_PONG, 3: WAITS_5P_3},
-                draws=["8p", "8p", "8p", "5p"], tail=["6z", "6z"])
+    table.start(
+        {0: DEALER + "5p", 1: "147m258m369m1s4s7s1z", 2: SEAT2_PONG, 3: WAITS_5P_3},
+        draws=["8p", "8p", "8p", "5p"],
+        tail=["6z", "6z"],
+    )
     table.discard(0, "5p")
     if "win" in table.options_of(3):
         table.pass_(3)
@@ -154,7 +167,9 @@ def test_shandong_an_added_kong_nobody_robs_draws_its_replacement() -> None:
     table = _added_kong("shandong")
     table.kong(2, "5p")
     events = table.pass_(3)
-    assert [(d.seat, d.tile, d.from_tail) for d in table.of_type(ev.TileDrawn, events)] == [(2, "6z", True)]
+    assert [(d.seat, d.tile, d.from_tail) for d in table.of_type(ev.TileDrawn, events)] == [
+        (2, "6z", True)
+    ]
     assert [m.kind for m in table.seat(2).melds] == ["added_kong"]
 
 
@@ -209,7 +224,9 @@ def test_shandong_cheng_bao_a_seat_that_fed_three_melds_pays_all_of_the_winners_
 
 # -- the reserved stacks -------------------------------------------------------------------------
 @pytest.mark.parametrize("kongs, draws", [(0, 79), (1, 79), (2, 77)])
-def test_shandong_keeps_the_last_six_stacks_an_odd_tile_after_a_kong_counting_as_a_stack(kongs: int, draws: int) -> None:
+def test_shandong_keeps_the_last_six_stacks_an_odd_tile_after_a_kong_counting_as_a_stack(
+    kongs: int, draws: int
+) -> None:
     table = Table("shandong")
     table.start({0: "1111m2222p369s5z6z7z"}, tail=["3z", "3z", "3z", "3z"])
     for kind in ("1m", "2p")[:kongs]:
@@ -249,21 +266,16 @@ def test_shandong_a_seat_may_win_without_declaring_ready() -> None:
 def test_shandong_the_dealers_opening_hand_wins_tian_he() -> None:
     table = shandong({0: "123m456p789s11z22z2z"})
     won = table.of_type(ev.HandWon, table.win(0))[0].wins[0]
-    assert won.patterns == ("天和",) and won.self_drawn and all(won.payments[s] < 0 for s in (1, 2, 3))
-
-
-DEAL_FLOWER_AS_KONG = (
-    "a flower dealt as the dealer's 14th tile is replaced at the deal with after_kong set "
-    "(_flower_replaced: in_play = drawn == flower), so 天和 also scores 杠上开花; the same flower "
-    "among the first 13 tiles does not. 补花 at the deal is part of the deal, not 摸到花"
-)
+    assert (
+        won.patterns == ("天和",) and won.self_drawn and all(won.payments[s] < 0 for s in (1, 2, 3))
+    )
 
 
 @pytest.mark.parametrize(
     "dealt",
     [
         pytest.param("1f123m456p789s11z22z", id="flower-first"),
-        pytest.param("123m456p789s11z22z1f", id="flower-14th", marks=pytest.mark.xfail(strict=True, reason=DEAL_FLOWER_AS_KONG)),
+        pytest.param("123m456p789s11z22z1f", id="flower-14th"),
     ],
 )
 def test_shandong_a_flower_replaced_at_the_deal_is_no_gang_shang_kai_hua(dealt: str) -> None:
@@ -281,7 +293,9 @@ def test_shandong_a_non_dealer_winning_on_its_first_draw_before_any_claim_is_di_
 
 def test_shandong_no_di_he_after_a_claim() -> None:
     # seat 2 pongs seat 0's first tile; seat 3 then wins on its first draw: no 地和
-    table = shandong({0: DEALER + "9p", 2: "9p9p", 3: WAITS_5P_3.replace("789p", "789m")}, draws=["5p"])
+    table = shandong(
+        {0: DEALER + "9p", 2: "9p9p", 3: WAITS_5P_3.replace("789p", "789m")}, draws=["5p"]
+    )
     table.discard(0, "9p")
     table.pass_all(but=[2])
     table.pung(2)

@@ -15,11 +15,21 @@ WAITS_5P_1 = "123m789m789s11z46p"  # seat 1 waits on 5p
 WAITS_5P_3 = "123s789p456s22z46p"  # seat 3 waits on 5p
 
 
-def ready_seat_one(draws: list[str | None], tail: list[str | None] | None = None, hands: dict[int, str] | None = None,
-                   table: Table | None = None, dice: tuple[int, int] = (2, 3)) -> Table:
+def ready_seat_one(
+    draws: list[str | None],
+    tail: list[str | None] | None = None,
+    hands: dict[int, str] | None = None,
+    table: Table | None = None,
+    dice: tuple[int, int] = (2, 3),
+) -> Table:
     """Seat 1 draws ``draws[0]`` (a 6z) and declares 听 on 5p with it."""
     table = table or Table("shanghai")
-    table.start({0: DEALER + "1m", 1: WAITS_5P_1, **(hands or {})}, draws=["6z", *draws], tail=tail or [], dice=dice)
+    table.start(
+        {0: DEALER + "1m", 1: WAITS_5P_1, **(hands or {})},
+        draws=["6z", *draws],
+        tail=tail or [],
+        dice=dice,
+    )
     table.play(0, "1m")
     table.discard(1, "6z", ready="plain")
     table.pass_all()
@@ -56,19 +66,18 @@ def test_shanghai_a_ready_seat_is_offered_no_pong() -> None:
     assert "pong" not in table.options_of(1)
 
 
-MELDED_KONG_AFTER_READY = (
-    "decision 4 allows Shanghai and Shandong only a concealed or added kong after 听 (003: 听牌之后不得"
-    "再换牌); claim_options offers a ready seat holding three of the discard a 明杠 (kong_keeps_ready)"
+@pytest.mark.parametrize(
+    "variant, mode", [("shanghai", "plain"), ("shandong", "hidden"), ("shandong", "open")]
 )
-
-
-@pytest.mark.xfail(strict=True, reason=MELDED_KONG_AFTER_READY)
-@pytest.mark.parametrize("variant, mode", [("shanghai", "plain"), ("shandong", "hidden"), ("shandong", "open")])
 def test_a_ready_seat_is_not_offered_a_melded_kong_on_a_discard(variant: str, mode: str) -> None:
     """Decision 4: after 听, Shanghai and Shandong allow a concealed or added kong that keeps the
     hand ready — not a 明杠 on another seat's discard, which takes a tile into the hand."""
     table = Table(variant)
-    table.start({0: DEALER + "1m", 1: "555m789m789s22z46p", 2: "5m"}, draws=["6z", "8p"], dice=(2, 3) if variant == "shanghai" else None)
+    table.start(
+        {0: DEALER + "1m", 1: "555m789m789s22z46p", 2: "5m"},
+        draws=["6z", "8p"],
+        dice=(2, 3) if variant == "shanghai" else None,
+    )
     table.play(0, "1m")
     table.discard(1, "6z", ready=mode)
     table.pass_all()
@@ -95,8 +104,17 @@ def test_shanghai_a_ready_seat_may_not_kong_when_the_kong_breaks_its_wait() -> N
 def test_shanghai_rob_the_added_kong() -> None:
     """抢杠 on 上杠: seat 2 adds the fourth 5p to its 碰, seat 3 (听 on 5p) robs it."""
     table = Table("shanghai")
-    table.start({0: DEALER + "5p", 1: "147m258m369m1s4s7s1z", 2: "55p1m4m7m2s5s8s3m6m9m1z5z", 3: WAITS_5P_3},
-                draws=["8p", "8p", "8p", "5p"], tail=["6z", "6z"], dice=(2, 3))
+    table.start(
+        {
+            0: DEALER + "5p",
+            1: "147m258m369m1s4s7s1z",
+            2: "55p1m4m7m2s5s8s3m6m9m1z5z",
+            3: WAITS_5P_3,
+        },
+        draws=["8p", "8p", "8p", "5p"],
+        tail=["6z", "6z"],
+        dice=(2, 3),
+    )
     table.discard(0, "5p")
     assert "win" not in table.options_of(3)  # not 听 yet
     table.pass_all(but=[2])
@@ -114,7 +132,9 @@ def test_shanghai_rob_the_added_kong() -> None:
 
 def test_shanghai_a_concealed_kong_cannot_be_robbed() -> None:
     table = Table("shanghai")
-    table.start({0: DEALER + "1m", 2: "555p", 3: WAITS_5P_3}, draws=["8p", "5p"], tail=["6z"], dice=(2, 3))
+    table.start(
+        {0: DEALER + "1m", 2: "555p", 3: WAITS_5P_3}, draws=["8p", "5p"], tail=["6z"], dice=(2, 3)
+    )
     table.play(0, "1m")
     table.play(1, "8p")
     assert table.drawn(2) == "5p"
@@ -142,7 +162,9 @@ def test_shanghai_a_drawn_hand_makes_the_next_hand_a_huangfan_hand() -> None:
     table = Table("shanghai")
     _drawn_hand(table)
     settled = table.last(ev.HandSettled)
-    assert settled.huangfan == 1 and settled.level_scores == (0, 0, 0, 0) and settled.next_dealer == 0
+    assert (
+        settled.huangfan == 1 and settled.level_scores == (0, 0, 0, 0) and settled.next_dealer == 0
+    )
     ready_seat_one(["8p", "8p", "8p", "5p"], table=table)
     play_out(table, until=lambda t: t.hand.turn == 1 and t.hand.step == "discard")
     won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
@@ -166,8 +188,12 @@ def test_shanghai_two_drawn_hands_make_the_next_two_huangfan_hands() -> None:
     assert "荒番局" not in table.of_type(ev.HandWon, table.win(1))[0].wins[0].patterns
 
 
-@pytest.mark.parametrize("dice, added", [((4, 4), 2), ((1, 1), 2), ((1, 5), 1), ((3, 3), 1), ((2, 3), 0), ((5, 6), 0)])
-def test_shanghai_dice_huangfan_makes_this_very_hand_a_huangfan_hand(dice: tuple[int, int], added: int) -> None:
+@pytest.mark.parametrize(
+    "dice, added", [((4, 4), 2), ((1, 1), 2), ((1, 5), 1), ((3, 3), 1), ((2, 3), 0), ((5, 6), 0)]
+)
+def test_shanghai_dice_huangfan_makes_this_very_hand_a_huangfan_hand(
+    dice: tuple[int, int], added: int
+) -> None:
     table = Table("shanghai")
     ready_seat_one(["8p", "8p", "8p", "5p"], table=table, dice=dice)
     assert table.state.series.huangfan == added
@@ -219,4 +245,12 @@ def test_an_unknown_table_option_is_refused() -> None:
     from services.rules.table.guards import CommandRejected
 
     with pytest.raises(CommandRejected, match="unknown option"):
-        decide(TableState(), OpenTable(table_id="t", variant="shanghai", players=("a", "b", "c", "d"), options={"no_such": True}))
+        decide(
+            TableState(),
+            OpenTable(
+                table_id="t",
+                variant="shanghai",
+                players=("a", "b", "c", "d"),
+                options={"no_such": True},
+            ),
+        )

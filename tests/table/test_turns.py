@@ -16,14 +16,23 @@ from .builders import STD, VARIANTS, Table, tail_for
 DRAWS = ["9m", "1p", "6p", "3s", "5m", "8p"]
 
 
-def std_table(variant: str, replacements: list[str] | None = None, draws: list[str] | None = None, **kwargs) -> Table:
+def std_table(
+    variant: str, replacements: list[str] | None = None, draws: list[str] | None = None, **kwargs
+) -> Table:
     table = Table(variant)
-    table.start(STD, draws=draws if draws is not None else DRAWS, tail=tail_for(variant, replacements or ["6m", "4p"]), **kwargs)
+    table.start(
+        STD,
+        draws=draws if draws is not None else DRAWS,
+        tail=tail_for(variant, replacements or ["6m", "4p"]),
+        **kwargs,
+    )
     return table
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_a_discard_nobody_can_claim_passes_the_turn_to_the_next_seat_who_draws_from_the_head(variant: str) -> None:
+def test_a_discard_nobody_can_claim_passes_the_turn_to_the_next_seat_who_draws_from_the_head(
+    variant: str,
+) -> None:
     table = std_table(variant)
     events = table.discard(0, "7z")
     assert [type(e) for e in events] == [ev.TileDiscarded, ev.TileDrawn]
@@ -63,22 +72,38 @@ def test_a_chow_is_offered_only_to_the_seat_after_the_discarder(variant: str) ->
     table = std_table(variant)
     # seat 2 holds 7s and 9s but is not seat 0's next seat: no 吃 for it
     events = table.discard(0, "8s")
-    assert table.hand.window is None and isinstance(events[-1], ev.TileDrawn) and events[-1].seat == 1
+    assert (
+        table.hand.window is None and isinstance(events[-1], ev.TileDrawn) and events[-1].seat == 1
+    )
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_a_chow_takes_the_previous_seats_discard_into_a_run_and_the_claimer_discards_next(variant: str) -> None:
+def test_a_chow_takes_the_previous_seats_discard_into_a_run_and_the_claimer_discards_next(
+    variant: str,
+) -> None:
     table = std_table(variant)
     table.discard(0, "2m")
     assert "chi" in table.options_of(1) and "pong" in table.options_of(2)
     table.pass_(2)
     events = table.chow(1, "34m")
     claimed = table.of_type(ev.TileClaimed, events)
-    assert len(claimed) == 1 and claimed[0].kind == "chi" and claimed[0].seat == 1 and claimed[0].from_seat == 0
+    assert (
+        len(claimed) == 1
+        and claimed[0].kind == "chi"
+        and claimed[0].seat == 1
+        and claimed[0].from_seat == 0
+    )
     seat = table.seat(1)
-    assert [names(m.tiles) for m in seat.melds] == [["2m", "3m", "4m"]] and seat.melds[0].from_seat == 0
+    assert [names(m.tiles) for m in seat.melds] == [["2m", "3m", "4m"]] and seat.melds[
+        0
+    ].from_seat == 0
     assert table.seat(0).discards == ()  # the claimed tile leaves the discarder's pile
-    assert table.hand.turn == 1 and table.hand.step == "discard" and seat.drawn is None and len(seat.hand) == 11
+    assert (
+        table.hand.turn == 1
+        and table.hand.step == "discard"
+        and seat.drawn is None
+        and len(seat.hand) == 11
+    )
     table.play(1, "3s")
     assert table.hand.turn == 2 and table.drawn(2) == "9m"
 
@@ -105,7 +130,9 @@ def test_a_pong_beats_a_chow_on_the_same_discard(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_a_pong_passes_the_turn_on_from_the_claimer_skipping_the_seats_between(variant: str) -> None:
+def test_a_pong_passes_the_turn_on_from_the_claimer_skipping_the_seats_between(
+    variant: str,
+) -> None:
     table = std_table(variant)
     table.discard(0, "2m")
     table.pass_(1)
@@ -173,12 +200,16 @@ def _pong_then_draw_the_fourth(variant: str) -> Table:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_an_added_kong_extends_a_pong_with_the_drawn_fourth_tile_and_draws_a_replacement(variant: str) -> None:
+def test_an_added_kong_extends_a_pong_with_the_drawn_fourth_tile_and_draws_a_replacement(
+    variant: str,
+) -> None:
     table = _pong_then_draw_the_fourth(variant)
     events = table.kong(2, "2m")
     declared = table.of_type(ev.KongDeclared, events)
     assert [(k.kind, k.tiles) for k in declared] == [("added_kong", ("2m",))]
-    assert [(d.seat, d.tile, d.from_tail) for d in table.of_type(ev.TileDrawn, events)] == [(2, "6m", True)]
+    assert [(d.seat, d.tile, d.from_tail) for d in table.of_type(ev.TileDrawn, events)] == [
+        (2, "6m", True)
+    ]
     melds = table.seat(2).melds
     assert [(m.kind, names(m.tiles), m.from_seat) for m in melds] == [("added_kong", ["2m"] * 4, 0)]
     assert len(table.seat(2).hand) == 11 and table.hand.turn == 2

@@ -132,7 +132,9 @@ def win_facts(ctx: WinContext) -> WinFacts:
     counts = as_counts(ctx.concealed)
     size = sum(counts) + 3 * len(ctx.melds)
     if size != 13:
-        raise ScoringError(f"the hand holds {size} tiles besides the winning tile (kongs count 3); a win needs 13")
+        raise ScoringError(
+            f"the hand holds {size} tiles besides the winning tile (kongs count 3); a win needs 13"
+        )
     drew_bao = ctx.self_drawn and ctx.bao is not None and ctx.win_tile == ctx.bao
     if ctx.win_tile_is_wild and not drew_bao:
         raise ScoringError("the winning tile is marked wild, but only a self-drawn 宝 is wild here")
@@ -152,7 +154,9 @@ def win_facts(ctx: WinContext) -> WinFacts:
 
 def _check_seats(ctx: WinContext, config: BaoScoring) -> None:
     if ctx.variant not in BAO_VARIANTS:
-        raise ScoringError(f"the 宝 scorer settles {' and '.join(BAO_VARIANTS)}, not {ctx.variant!r}")
+        raise ScoringError(
+            f"the 宝 scorer settles {' and '.join(BAO_VARIANTS)}, not {ctx.variant!r}"
+        )
     for label, seat in (("seat", ctx.seat), ("dealer", ctx.dealer)):
         if not 0 <= seat <= 3:
             raise ScoringError(f"{label} {seat} is not a seat 0-3")
@@ -183,7 +187,11 @@ def _payments(ctx: WinContext, fan: int, config: BaoScoring) -> tuple[int, int, 
         if ctx.dealer in (ctx.seat, loser):
             share *= config.dealer_factor
         if chuchong:
-            share *= config.chuchong_discarder_factor if loser == ctx.discarder else config.chuchong_others_factor
+            share *= (
+                config.chuchong_discarder_factor
+                if loser == ctx.discarder
+                else config.chuchong_others_factor
+            )
         payments[loser] -= share
         payments[ctx.seat] += share
     return payments[0], payments[1], payments[2], payments[3]

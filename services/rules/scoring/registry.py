@@ -38,7 +38,9 @@ def scorer_for(variant_id: str) -> Scorer:
     except ModuleNotFoundError as error:
         if error.name != module_name:
             raise  # the module exists but something it imports does not: not ours to hide
-        raise ScorerUnavailableError(f"no scorer for {variant_id!r} yet: {module_name} is missing") from None
+        raise ScorerUnavailableError(
+            f"no scorer for {variant_id!r} yet: {module_name} is missing"
+        ) from None
     scorer = getattr(module, "score", None)
     if not callable(scorer):
         raise ScorerUnavailableError(f"{module_name} has no score(ctx) function")
@@ -55,7 +57,9 @@ def _checked(scorer: Callable[..., object]) -> Scorer:
     def settle(ctx: WinContext) -> Settlement:
         result = scorer(ctx)
         if not isinstance(result, Settlement):
-            raise TypeError(f"{scorer.__module__}.score returned {type(result).__name__}, not a Settlement")
+            raise TypeError(
+                f"{scorer.__module__}.score returned {type(result).__name__}, not a Settlement"
+            )
         return result
 
     return settle

@@ -128,7 +128,9 @@ def drawn_factor(drawn_streak: int, config: ShandongScoring = DEFAULT) -> int:
 
 def chengbao_seat(ctx: WinContext, config: ShandongScoring = DEFAULT) -> int | None:
     """承包: the seat that fed three or more of the winner's melds, if any."""
-    fed = Counter(m.from_seat for m in ctx.melds if m.from_seat is not None and m.from_seat != ctx.seat)
+    fed = Counter(
+        m.from_seat for m in ctx.melds if m.from_seat is not None and m.from_seat != ctx.seat
+    )
     for seat, count in fed.items():
         if count >= config.chengbao_melds:
             return seat
@@ -147,12 +149,16 @@ def liable_seat(ctx: WinContext, config: ShandongScoring = DEFAULT) -> int | Non
     return None
 
 
-def escape_penalty(flowers: int, melds: tuple[Meld, ...] = (), config: ShandongScoring = DEFAULT) -> int:
+def escape_penalty(
+    flowers: int, melds: tuple[Meld, ...] = (), config: ShandongScoring = DEFAULT
+) -> int:
     """逃跑扣除分数 = (底 + 花) × 10, with the leaving seat's own 花."""
     return (config.base + hua(flowers, melds, config.hua)) * config.escape_multiplier
 
 
-def _payments(ctx: WinContext, config: ShandongScoring, amount: int, liable: int | None) -> tuple[int, int, int, int]:
+def _payments(
+    ctx: WinContext, config: ShandongScoring, amount: int, liable: int | None
+) -> tuple[int, int, int, int]:
     owed = [0] * SEATS
     if liable is not None:
         owed[liable] = amount * (SEATS - 1)

@@ -164,7 +164,10 @@ def escape_penalties(
         "timeouts": config.escape_timeouts,
         "quit": config.escape_quit,
     }[reason]
-    values = [-loss * base_stake if s == leaver else config.escape_compensation * base_stake for s in range(SEATS)]
+    values = [
+        -loss * base_stake if s == leaver else config.escape_compensation * base_stake
+        for s in range(SEATS)
+    ]
     return (values[0], values[1], values[2], values[3])
 
 

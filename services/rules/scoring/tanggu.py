@@ -86,7 +86,9 @@ def score(ctx: WinContext) -> Settlement:
 def score_with(ctx: WinContext, config: TangguScoring) -> Settlement:
     """Settle one win; kong 局分 are settled apart by ``kong_scores``."""
     _check(ctx, config)
-    best = max((_value(h, config) for h in _hands(ctx, config)), key=lambda v: _gain(ctx, config, v))
+    best = max(
+        (_value(h, config) for h in _hands(ctx, config)), key=lambda v: _gain(ctx, config, v)
+    )
     payments = _payments(ctx, config, best)
     details = {
         "value": best.value,
@@ -196,7 +198,11 @@ def _check(ctx: WinContext, config: TangguScoring) -> None:
     if not ctx.self_drawn and (ctx.win_tile in ctx.wildcards or ctx.win_tile_is_wild):
         raise ScoringError("a discarded 混 can be claimed by nobody")
     if not 0 <= ctx.shang_da_tai <= config.max_shang_da_tai:
-        raise ScoringError(f"上大台 is declared at most {config.max_shang_da_tai} times, got {ctx.shang_da_tai}")
+        raise ScoringError(
+            f"上大台 is declared at most {config.max_shang_da_tai} times, got {ctx.shang_da_tai}"
+        )
     size = len(ctx.concealed) + 1
     if size % 3 != 2 or (size - 2) // 3 + len(ctx.melds) > SETS:
-        raise ScoringError(f"{size} concealed tiles with {len(ctx.melds)} melds are no winning hand's size")
+        raise ScoringError(
+            f"{size} concealed tiles with {len(ctx.melds)} melds are no winning hand's size"
+        )

@@ -112,7 +112,9 @@ def long(h: TangguHand) -> bool:
     """龙: 1 to 9 of one suit as three runs, 混 filling any gaps."""
     if h.reading is None:
         return False
-    starts = [g.tiles[0] for g in h.groups("run")] + [m.tile for m in h.ctx.melds if m.kind == "chi"]
+    starts = [g.tiles[0] for g in h.groups("run")] + [
+        m.tile for m in h.ctx.melds if m.kind == "chi"
+    ]
     free = sum(1 for g in h.reading if g.kind != "pair" and not g.tiles)
     for suit in SUITS:
         missing = sum(1 for base in (0, 3, 6) if suit * 9 + base not in starts)
@@ -123,7 +125,9 @@ def long(h: TangguHand) -> bool:
 
 def dui_dui_he(h: TangguHand) -> bool:
     """对对和: every set a triplet or a kong."""
-    return h.reading is not None and not h.groups("run") and all(m.kind != "chi" for m in h.ctx.melds)
+    return (
+        h.reading is not None and not h.groups("run") and all(m.kind != "chi" for m in h.ctx.melds)
+    )
 
 
 def qi_xiao_dui(h: TangguHand) -> bool:

@@ -133,7 +133,7 @@ def _wildcards_revealed(table: TableState, e: ev.WildcardsRevealed) -> TableStat
 def _flower_replaced(table: TableState, e: ev.FlowerReplaced) -> TableState:
     hand = _hand(table)
     seat = seat_ops.replace_flower(hand.seat(e.seat), t(e.flower), t(e.replacement))
-    in_play = hand.seat(e.seat).drawn == t(e.flower)
+    in_play = hand.step != "setup"  # 补花 at the deal is part of the deal, not a 杠开
     hand = replace(
         hand.with_seat(e.seat, seat), tail=next_tail(hand), tail_draws=hand.tail_draws + 1
     )

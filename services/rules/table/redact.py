@@ -58,6 +58,8 @@ def event_for(viewer: Viewer, event: DomainEvent, before: TableState) -> dict[st
         if payload["kind"] == "concealed_kong" and _hidden_kong(before, int(payload["seat"])):
             payload["tiles"] = None
         payload["replacement"] = None
+    elif kind == "tile_discarded" and not mine and payload.get("ready") == "hidden":
+        payload["ready"] = None  # 暗楼 is a hidden 听
     elif (
         kind == "tile_discarded"
         and mine

@@ -108,8 +108,9 @@ def next_dealer(
 ) -> int | None:
     """Who deals next (decision 13); None: drawn at random from the next hand's seed."""
     rule = config.dealer_rule
-    if not winners:
-        return (hand.dealer + 1) % 4 if rule == "winner_deals_draw_passes" else hand.dealer
+    if not winners:  # 荒庄
+        passes = rule in ("winner_deals_draw_passes", "dealer_win_keeps_else_next")
+        return (hand.dealer + 1) % 4 if passes else hand.dealer
     if rule == "random_keep_on_draw":
         return None
     if rule == "keep_on_win_or_draw_else_winner":

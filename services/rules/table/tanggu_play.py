@@ -35,7 +35,8 @@ def dubao_wait(
     config: VariantConfig,
 ) -> Tile | None:
     """独抱: the one tile the hand waits on, when it is a 坎张 (middle of a run) or a 单钓 (the pair)."""
-    found = hand_waits(config, concealed, melds, wildcards)
+    # a drawn 混 completes any ready hand, so the 混 kinds are no part of the wait that counts
+    found = [t for t in hand_waits(config, concealed, melds, wildcards) if t not in wildcards]
     if len(found) != 1:
         return None
     wait = found[0]

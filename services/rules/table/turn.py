@@ -105,7 +105,7 @@ def kong(table: TableState, cmd: Kong) -> list[DomainEvent]:
     else:
         raise refuse(f"seat {cmd.seat} holds no four of {cmd.tile} and no 碰 of it to add to")
     if seat.ready is not None:
-        if config.kong_after_ready != "if_still_ready":
+        if config.kong_after_ready == "never":
             raise refuse(f"no kong after 听 in {config.name}")
         if not hand_waits(config, rest, seat.melds, hand.wildcards):
             raise refuse("this kong would leave the hand not ready")

@@ -43,7 +43,9 @@ class VariantConfig:
     dead_wall: int = 0  # tiles at the end of the wall never drawn (besides the 宝)
     last_draws_auto: int = 0  # 牡丹江/哈尔滨: the last N tiles are drawn for 自摸 only
     min_concealed_to_claim: int = 0  # 哈尔滨: no 吃碰杠 when only 4 concealed tiles remain
-    kong_after_ready: Literal["never", "if_still_ready"] = "never"
+    # after 听: "never"; "own_turn_if_still_ready" (暗杠/补杠 only, decision 4: 上海, 山东);
+    # "if_still_ready" (also 明杠 on a discard, 哈尔滨)
+    kong_after_ready: Literal["never", "own_turn_if_still_ready", "if_still_ready"] = "never"
     robbable_added_kong: bool = False  # 抢杠 on an 补杠 / 上杠
     concealed_kong_shown_when_open: bool = False  # 牡丹江: 开门后暗杠也要亮明
     ready_modes: tuple[str, ...] = (

@@ -17,6 +17,6 @@ SHANGHAI = VariantConfig(
     multiple_winners=True,
     ready_rule="required",
     dealer_rule="winner_deals_draw_keeps",
-    kong_after_ready="if_still_ready",
+    kong_after_ready="own_turn_if_still_ready",
     robbable_added_kong=True,
 )
