@@ -32,7 +32,7 @@ from collections.abc import Callable
 from services.bots.random_bot import random_command
 from services.bots.runner import hand_seed, open_table
 from services.cli.simulate_cmd import run_variant
-from services.rules.table import decide, evolve
+from services.rules.table import decide_and_evolve
 from services.rules.table.commands import StartHand
 from services.rules.table.legal import seats_to_act
 from services.rules.variants import VARIANTS
@@ -46,12 +46,10 @@ def paiju_engine(variant: str) -> Runner:
         rng = random.Random(round_)
         decisions = 0
         for index in range(hands):
-            for event in decide(table, StartHand(seed=hand_seed(f"bench{round_}", variant, index))):
-                table = evolve(table, event)
+            _, table = decide_and_evolve(table, StartHand(seed=hand_seed(f"bench{round_}", variant, index)))
             while not table.hand_over:
                 seat = seats_to_act(table)[0]
-                for event in decide(table, random_command(table, seat, rng)):
-                    table = evolve(table, event)
+                _, table = decide_and_evolve(table, random_command(table, seat, rng))
                 decisions += 1
         return decisions
 

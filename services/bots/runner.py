@@ -17,7 +17,14 @@ from events.base import DomainEvent
 from events.registry import registry
 from services.bots.random_bot import NoLegalCommand, random_command
 from services.bots.winning_bot import winning_command
-from services.rules.table import CommandRejected, TableState, decide, evolve, replay
+from services.rules.table import (
+    CommandRejected,
+    TableState,
+    decide,
+    decide_and_evolve,
+    evolve,
+    replay,
+)
 from services.rules.table.commands import Command, OpenTable, StartHand
 from services.rules.table.conservation import conservation_errors
 from services.rules.table.legal import seats_to_act
@@ -102,23 +109,24 @@ class HandPlayer:
     def give(self, command: Command) -> None:
         self.record.commands.append(command)
         try:
-            events = decide(self.table, command)
+            _, self.table = decide_and_evolve(self.table, command, self._check)
         except CommandRejected as error:
             raise self.fail(f"a legal command was refused: {command!r}: {error}") from None
-        for event in events:
-            self.table = evolve(self.table, event)
-            self.record.events.append(event)
-            problem = conservation_errors(self.table)
-            if problem is not None:
+
+    def _check(self, event: DomainEvent, table: TableState) -> None:
+        """After every event: each tile in one place; with the full check, replay equals live."""
+        self.record.events.append(event)
+        problem = conservation_errors(table)
+        if problem is not None:
+            raise self.fail(
+                f"tile conservation after event {len(self.record.events)} ({event.type}): {problem}"
+            )
+        if self.check_every_event:
+            self.shadow = evolve(self.shadow, stored(event))
+            if self.shadow != table:
                 raise self.fail(
-                    f"tile conservation after event {len(self.record.events)} ({event.type}): {problem}"
+                    f"replay differs from the live state after event {len(self.record.events)} ({event.type})"
                 )
-            if self.check_every_event:
-                self.shadow = evolve(self.shadow, stored(event))
-                if self.shadow != self.table:
-                    raise self.fail(
-                        f"replay differs from the live state after event {len(self.record.events)} ({event.type})"
-                    )
 
     def play(self, seed: str) -> HandRecord:
         self.record = HandRecord(seed=seed)

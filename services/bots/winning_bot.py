@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 
 from services.bots.random_bot import NoLegalCommand
-from services.bots.shanten import after_each_draw, counts_of, shanten
+from services.rules.shanten import after_each_draw, counts_of, shanten
 from services.rules.table.commands import (
     Chow,
     Command,

@@ -103,8 +103,28 @@ def is_complete(counts: Sequence[int], wild: int = 0) -> bool:
     total = sum(counts[:NUM_KINDS]) + wild
     if total % 3 != 2:
         return False
+    if wild == 0:
+        return _complete_plain(counts)
     need = wild_need(counts)
     return need <= wild
+
+
+def _complete_plain(counts: Sequence[int]) -> bool:
+    """Without wildcards: every suit splits into sets, exactly one group holding the pair."""
+    pairs = 0
+    for start in (0, 9, 18):
+        _, ok_sets, ok_pair, _, _ = _suit_info(tuple(counts[start : start + 9]))
+        if ok_pair:
+            pairs += 1
+        elif not ok_sets:
+            return False
+    for t in range(27, 34):
+        c = counts[t]
+        if c == 2:
+            pairs += 1
+        elif c not in (0, 3):
+            return False
+    return pairs == 1
 
 
 def is_seven_pairs(counts: Sequence[int], wild: int = 0, quad_as_two_pairs: bool = True) -> bool:

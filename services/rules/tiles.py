@@ -30,6 +30,9 @@ class TileParseError(ValueError):
 
 def tile(text: str) -> Tile:
     """One tile from its two-character name, e.g. ``"5m"`` or ``"7z"``."""
+    known = _BY_NAME.get(text)
+    if known is not None:
+        return known
     tiles = parse_tiles(text)
     if len(tiles) != 1:
         raise TileParseError(f"expected one tile, got {len(tiles)} in {text!r}")
@@ -137,3 +140,5 @@ def tile_set(kinds: Iterable[Tile], copies: int = 4, flowers: bool = False) -> t
 
 SUITED_KINDS = tuple(range(27))
 ALL_KINDS = tuple(range(NUM_KINDS))
+
+_BY_NAME: dict[str, Tile] = {name(t): t for t in range(NUM_KINDS_WITH_FLOWERS)}

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from services.bots.shanten import counts_of, shanten
+from services.rules.shanten import counts_of, shanten
 from services.rules.shapes import is_complete, waits
 from services.rules.tiles import parse_tiles
 

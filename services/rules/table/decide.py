@@ -39,7 +39,7 @@ from services.rules.variants import UnknownVariantError, get_variant
 
 MAX_SYSTEM_STEPS = 2000  # far above any hand's length; a loop past it is a bug, not a game
 
-__all__ = ["CommandRejected", "decide", "advance"]
+__all__ = ["CommandRejected", "advance", "decide", "decide_and_evolve"]
 
 
 def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
@@ -141,23 +141,40 @@ def _route(table: TableState, command: Command) -> list[DomainEvent]:
     return handler(table, command)
 
 
-def advance(table: TableState) -> list[DomainEvent]:
-    """The events the table produces by itself until a player must act."""
+Observer = Callable[[DomainEvent, TableState], None]
+
+
+def advance(
+    table: TableState, observe: Observer | None = None
+) -> tuple[list[DomainEvent], TableState]:
+    """The events the table produces by itself until a player must act, and the table after."""
     produced: list[DomainEvent] = []
     for _ in range(MAX_SYSTEM_STEPS):
         step = next_system_events(table)
         if not step:
-            return produced
+            return produced, table
         for event in step:
             table = evolve(table, event)
             produced.append(event)
+            if observe is not None:
+                observe(event, table)
     raise RuntimeError("the table kept acting by itself past any possible hand length")
+
+
+def decide_and_evolve(
+    table: TableState, command: Command, observe: Observer | None = None
+) -> tuple[list[DomainEvent], TableState]:
+    """``decide``, with the table after its events (folded on the way, so never twice);
+    ``observe`` sees each event with the table just after it."""
+    events = _route(table, command)
+    for event in events:
+        table = evolve(table, event)
+        if observe is not None:
+            observe(event, table)
+    more, table = advance(table, observe)
+    return events + more, table
 
 
 def decide(table: TableState, command: Command) -> list[DomainEvent]:
     """The events a command causes, or ``CommandRejected`` naming why it is not allowed."""
-    events = _route(table, command)
-    state = table
-    for event in events:
-        state = evolve(state, event)
-    return events + advance(state)
+    return decide_and_evolve(table, command)[0]

@@ -298,7 +298,7 @@ def evolve(table: TableState, event: DomainEvent) -> TableState:
         apply = _APPLY[event.type]
     except KeyError:
         raise ValueError(f"the table cannot apply an event of type {event.type!r}") from None
-    return replace(apply(table, event), version=table.version + 1)
+    return apply(table, event)
 
 
 def replay(events: Iterable[DomainEvent], table: TableState | None = None) -> TableState:

@@ -137,7 +137,6 @@ class TableState:
     series: Series = field(default_factory=Series)
     hand: HandState | None = None
     hand_over: bool = False  # the last hand is settled; the next may start
-    version: int = 0  # events folded so far
 
     @property
     def opened(self) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from services.rules import ready as ready_rules
 from services.rules.melds import Meld
+from services.rules.shanten import shanten
 from services.rules.shapes import is_complete, is_seven_pairs
 from services.rules.table.state import HandState
 from services.rules.tiles import NUM_KINDS, Tile
@@ -70,6 +71,9 @@ def declarable_discards(
     wildcards: frozenset[Tile],
 ) -> set[Tile]:
     """The discards from 3n+2 tiles after which the seat may declare 听."""
+    counts, wild = split_wild(tiles, wildcards)
+    if shanten(counts, len(melds), config.seven_pairs and not melds, wild) > 0:
+        return set()  # no discard leaves this hand one tile from complete
     found: set[Tile] = set()
     for t in set(tiles):
         rest = list(tiles)

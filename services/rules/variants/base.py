@@ -9,6 +9,7 @@ from services.rules.tiles import Tile
 
 ClaimKind = Literal["win", "ready_chi", "ready_pong", "kong", "pong", "chi"]
 WildcardKind = Literal["none", "bao", "hun"]
+ReadyMode = Literal["plain", "open", "hidden", "dubao"]
 ReadyRule = Literal["required", "optional"]
 KadangRule = Literal["none", "any_reading", "single_wait"]
 DealerRule = Literal[
@@ -48,9 +49,8 @@ class VariantConfig:
     kong_after_ready: Literal["never", "own_turn_if_still_ready", "if_still_ready"] = "never"
     robbable_added_kong: bool = False  # 抢杠 on an 补杠 / 上杠
     concealed_kong_shown_when_open: bool = False  # 牡丹江: 开门后暗杠也要亮明
-    ready_modes: tuple[str, ...] = (
-        "plain",
-    )  # how 听 may be declared (山东: 明楼 open / 暗楼 hidden)
+    # how 听 may be declared (山东: 明楼 open / 暗楼 hidden; 塘沽 also 独抱)
+    ready_modes: tuple[ReadyMode, ...] = ("plain",)
     honour_kongs: bool = False  # 塘沽 风头杠
     dice_count: int = 2  # 两次掷骰 variants roll four dice
     tags: frozenset[str] = field(default_factory=frozenset)

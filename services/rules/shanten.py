@@ -1,4 +1,8 @@
-"""向听 (shanten): how many tile exchanges a hand is from ready, for the winning bot's choices.
+"""向听 (shanten): how many tile exchanges a hand is from ready.
+
+The winning bot steers by it, and the engine uses it as a cheap gate before searching for 听
+discards: it never overstates the distance, so a hand it calls more than one step away cannot
+be made ready by any discard.
 
 The classic count ``8 - 2·sets - partial sets - pair`` over the best split of the hand into
 sets, partial sets (two of a run, or a pair) and one pair, with at most four sets and partial
