@@ -77,10 +77,7 @@ def name(t: Tile) -> str:
     """The mpsz name of one tile kind."""
     if not 0 <= t < NUM_KINDS_WITH_FLOWERS:
         raise ValueError(f"{t} is not a tile kind")
-    for suit in "fzspm":
-        if t >= _SUIT_OFFSET[suit]:
-            return f"{t - _SUIT_OFFSET[suit] + 1}{suit}"
-    raise AssertionError("unreachable")
+    return _NAMES[t]
 
 
 def names(tiles: Iterable[Tile]) -> list[str]:
@@ -141,4 +138,11 @@ def tile_set(kinds: Iterable[Tile], copies: int = 4, flowers: bool = False) -> t
 SUITED_KINDS = tuple(range(27))
 ALL_KINDS = tuple(range(NUM_KINDS))
 
-_BY_NAME: dict[str, Tile] = {name(t): t for t in range(NUM_KINDS_WITH_FLOWERS)}
+_NAMES: tuple[str, ...] = tuple(
+    f"{t - _SUIT_OFFSET[suit] + 1}{suit}"
+    for t in range(NUM_KINDS_WITH_FLOWERS)
+    for suit in (
+        "f" if t >= 34 else "z" if t >= 27 else "s" if t >= 18 else "p" if t >= 9 else "m",
+    )
+)
+_BY_NAME: dict[str, Tile] = {text: t for t, text in enumerate(_NAMES)}

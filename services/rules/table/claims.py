@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from services.rules.melds import Meld
+from services.rules.shanten import shanten
 from services.rules.table import settle
 from services.rules.table.state import Claim, ClaimWindow, HandState, TableState
 from services.rules.table.walls import replacement_available
-from services.rules.table.winning import declarable_discards, hand_waits
+from services.rules.table.winning import declarable_discards, hand_waits, split_wild
 from services.rules.tiles import Tile
 from services.rules.variants import VariantConfig
 
@@ -83,18 +86,39 @@ def claim_options(
         kinds.append("kong")
     if held >= 2:
         kinds.append("pong")
-        if "pong" in config.ready_claim_kinds and claim_readies(
-            config, hand, seat_index, "pong", tile, (tile, tile)
+        if (
+            "pong" in config.ready_claim_kinds
+            and near_ready(config, seat.concealed, hand.wildcards)
+            and claim_readies(config, hand, seat_index, "pong", tile, (tile, tile))
         ):
             kinds.append("ready_pong")
-    chows = chow_options(tile, seat.concealed)
-    if chows and seat_index == (from_seat + 1) % 4:
+    next_seat = seat_index == (from_seat + 1) % 4
+    may_ready_chi = "chi" in config.ready_claim_kinds and near_ready(
+        config, seat.concealed, hand.wildcards
+    )
+    chows = chow_options(tile, seat.concealed) if next_seat or may_ready_chi else []
+    if chows and next_seat:
         kinds.append("chi")
-    if "chi" in config.ready_claim_kinds and any(
+    if may_ready_chi and any(
         claim_readies(config, hand, seat_index, "chi", tile, pair) for pair in chows
     ):
         kinds.append("ready_chi")
     return tuple(kinds)
+
+
+def near_ready(
+    config: VariantConfig, concealed: tuple[Tile, ...], wildcards: frozenset[Tile]
+) -> bool:
+    """A claim takes a hand at most one step nearer ready (向听), so only a hand within one
+    step can 吃听; the cheap test spares the search for 听 discards on every other seat."""
+    return _shanten_of(concealed, config.seven_pairs, wildcards) <= 1
+
+
+@lru_cache(maxsize=4096)
+def _shanten_of(concealed: tuple[Tile, ...], seven_pairs: bool, wildcards: frozenset[Tile]) -> int:
+    counts, wild = split_wild(concealed, wildcards)
+    melds = 4 - (len(concealed) // 3)
+    return shanten(counts, melds, seven_pairs and melds == 0, wild)
 
 
 def kong_keeps_ready(

@@ -143,27 +143,27 @@ def _flower_replaced(table: TableState, e: ev.FlowerReplaced) -> TableState:
 def _tile_drawn(table: TableState, e: ev.TileDrawn) -> TableState:
     hand = _hand(table)
     seat = replace(hand.seat(e.seat), drawn=t(e.tile), has_drawn=True)
-    hand = hand.with_seat(e.seat, seat)
+    moved: dict[str, Any]
     if e.from_tail:
-        hand = replace(
-            hand,
-            tail=next_tail(hand),
-            tail_draws=hand.tail_draws + 1,
-            after_kong=True,
-            pending_kong=None,
-        )
+        moved = {
+            "tail": next_tail(hand),
+            "tail_draws": hand.tail_draws + 1,
+            "after_kong": True,
+            "pending_kong": None,
+        }
     else:
-        hand = replace(hand, head=next_head(hand) + 1, after_kong=False, kong_fed_by=None)
-    return _with_hand(
-        table, replace(hand, turn=e.seat, step="discard", window=None, last_draws=e.last_draws)
+        moved = {"head": next_head(hand) + 1, "after_kong": False, "kong_fed_by": None}
+    hand = hand.with_seat(
+        e.seat, seat, turn=e.seat, step="discard", window=None, last_draws=e.last_draws, **moved
     )
+    return _with_hand(table, hand)
 
 
 def _tile_discarded(table: TableState, e: ev.TileDiscarded) -> TableState:
     hand = _hand(table)
     tile = t(e.tile)
     seat = seat_ops.discard(hand.seat(e.seat), tile, e.ready, tile in hand.wildcards)
-    hand = replace(hand.with_seat(e.seat, seat), after_kong=False, kong_fed_by=None)
+    hand = hand.with_seat(e.seat, seat, after_kong=False, kong_fed_by=None)
     config = table.variant
     window = (
         None

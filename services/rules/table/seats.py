@@ -43,9 +43,10 @@ def replace_flower(seat: SeatState, flower: Tile, replacement: Tile) -> SeatStat
 
 
 def discard(seat: SeatState, tile: Tile, ready: ReadyMode | None, is_wildcard: bool) -> SeatState:
-    seat = take_from_hand(seat, (tile,))
     return replace(
         seat,
+        concealed=tuple(sorted(_remove(seat.hand, (tile,)))),
+        drawn=None,
         discards=seat.discards + (tile,),
         ready=ready if ready is not None else seat.ready,
         must_ready=False,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from services.rules.melds import Meld
 from services.rules.tiles import Tile
@@ -102,10 +102,11 @@ class HandState:
     def seat(self, index: int) -> SeatState:
         return self.seats[index]
 
-    def with_seat(self, index: int, seat: SeatState) -> HandState:
+    def with_seat(self, index: int, seat: SeatState, **changes: Any) -> HandState:
+        """The hand with one seat changed (and any other ``changes``), copied once."""
         seats = list(self.seats)
         seats[index] = seat
-        return replace(self, seats=(seats[0], seats[1], seats[2], seats[3]))
+        return replace(self, seats=(seats[0], seats[1], seats[2], seats[3]), **changes)
 
     @property
     def live(self) -> int:
