@@ -3,38 +3,52 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 from services.rules.table.deal import full_set
 from services.rules.table.state import HandState, TableState
 from services.rules.tiles import Tile, names
+from services.rules.variants import get_variant
 
 
-def places(hand: HandState) -> Counter[Tile]:
+def tiles_in_play(hand: HandState) -> list[Tile]:
     """Every tile where it lies now: wall, 宝, 混 indicator, hands, melds, discards, flowers."""
-    found: Counter[Tile] = Counter(hand.wall[hand.head : hand.tail])
+    found = list(hand.wall[hand.head : hand.tail])
     if hand.bao is not None:
-        found[hand.bao] += 1
+        found.append(hand.bao)
     if hand.indicator_index is not None and not hand.head <= hand.indicator_index < hand.tail:
-        found[hand.wall[hand.indicator_index]] += 1
+        found.append(hand.wall[hand.indicator_index])
     for seat in hand.seats:
-        found.update(seat.hand)
-        found.update(seat.discards)
-        found.update(seat.flowers)
-        found.update(seat.set_aside)
+        found += seat.concealed
+        if seat.drawn is not None:
+            found.append(seat.drawn)
+        found += seat.discards
+        found += seat.flowers
+        found += seat.set_aside
         for meld in seat.melds:
-            found.update(meld.tiles)
+            found += meld.tiles
     return found
 
 
+@cache
+def _sorted_set(variant_id: str) -> list[Tile]:
+    return sorted(full_set(get_variant(variant_id)))
+
+
 def conservation_errors(table: TableState) -> str | None:
-    """None when the tiles of the hand in play are exactly the variant's set; else what differs."""
+    """None when the tiles of the hand in play are exactly the variant's set; else what differs.
+
+    Checked after every event by ``paiju simulate``, so the common case is one sort and one
+    comparison; the counting that names the difference runs only when there is one.
+    """
     hand = table.hand
     if hand is None:
         return None
-    expected = Counter(full_set(table.variant))
-    found = places(hand)
-    if found == expected:
+    found = tiles_in_play(hand)
+    found.sort()
+    if found == _sorted_set(table.variant_id):
         return None
-    missing = sorted((expected - found).elements())
-    extra = sorted((found - expected).elements())
+    expected, present = Counter(_sorted_set(table.variant_id)), Counter(found)
+    missing = sorted((expected - present).elements())
+    extra = sorted((present - expected).elements())
     return f"tiles missing: {' '.join(names(missing)) or 'none'}; tiles twice: {' '.join(names(extra)) or 'none'}"

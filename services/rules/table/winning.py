@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from services.rules import ready as ready_rules
 from services.rules.melds import Meld
 from services.rules.shanten import shanten
-from services.rules.shapes import is_complete, is_seven_pairs
+from services.rules.shapes import is_complete, is_seven_pairs, waits
 from services.rules.table.state import HandState
 from services.rules.tiles import NUM_KINDS, Tile
 from services.rules.variants import VariantConfig
@@ -98,4 +99,18 @@ def can_win(
         return True  # 摸宝: the drawn 宝 stands for any tile the ready hand waits on
     if not self_drawn and config.wildcard == "hun" and tile in hand.wildcards:
         return False  # a discarded 混 cannot be claimed by anybody
-    return is_winning_shape(config, seat.concealed + (tile,), seat.melds, hand.wildcards)
+    if tile in hand.wildcards:
+        return is_winning_shape(config, seat.concealed + (tile,), seat.melds, hand.wildcards)
+    return tile in _winning_tiles(
+        seat.concealed, config.seven_pairs and not seat.melds, hand.wildcards
+    )
+
+
+@lru_cache(maxsize=8192)
+def _winning_tiles(
+    concealed: tuple[Tile, ...], seven_pairs: bool, wildcards: frozenset[Tile]
+) -> frozenset[Tile]:
+    """The natural tiles that complete these concealed tiles, by shape: worked out once per hand
+    shape, as each seat is asked about every discard while its own tiles stay the same."""
+    counts, wild = split_wild(concealed, wildcards)
+    return frozenset(waits(counts, wild, seven_pairs))
