@@ -146,7 +146,7 @@ def waits(counts: Sequence[int], wild: int = 0, seven_pairs: bool = False) -> li
     """Tile kinds that complete a 3n+1 hand, in mpsz order; a kind held four times is no wait."""
     if wild == 0 and not seven_pairs:
         return _waits_plain(counts)
-    found = set(_waits_wild(counts, wild))
+    found = set(_waits_plain(counts) if wild == 0 else _waits_wild(counts, wild))
     if seven_pairs:
         found.update(_seven_pairs_waits(counts, wild))
     return sorted(found)
