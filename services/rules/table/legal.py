@@ -35,13 +35,13 @@ def _accepted(table: TableState, command: Command) -> bool:
     return True
 
 
-_MADE: dict[tuple[type[Command], tuple[tuple[str, object], ...]], Command] = {}
+_MADE: dict[tuple[Any, ...], Command] = {}
 
 
 def _make(kind: type[Command], **fields: Any) -> Command:
     """A command built from the state (valid by construction), made once and then reused:
     commands are immutable, and building thousands per hand showed in the profiles."""
-    key = (kind, tuple(sorted(fields.items())))
+    key = (kind, *fields.values())  # each call site passes its fields in one fixed order
     made = _MADE.get(key)
     if made is None:
         made = _MADE[key] = kind.model_construct(**fields)
@@ -80,18 +80,28 @@ def _claim_candidates(table: TableState, seat: int, me: SeatState) -> list[Comma
 
 def candidates(table: TableState, seat: int) -> list[Command]:
     """Commands worth putting to the handlers; built from the state, so unvalidated models."""
+    return [c for group in _grouped_candidates(table, seat) for c in group]
+
+
+def _grouped_candidates(table: TableState, seat: int) -> tuple[list[Command], list[Command]]:
+    """(plain discards, everything else): see ``legal_commands``."""
+    found, plain = _other_candidates(table, seat)
+    return plain, found
+
+
+def _other_candidates(table: TableState, seat: int) -> tuple[list[Command], list[Command]]:
     hand = table.hand
     if hand is None or table.hand_over or hand.step == "ended":
-        return []
+        return [], []
     me = hand.seat(seat)
     if hand.step in ("claims", "rob") and hand.window is not None:
-        return _claim_candidates(table, seat, me)
+        return _claim_candidates(table, seat, me), []
     config = table.variant
     found: list[Command] = []
     if config.honour_kongs:
         found += [_make(DeclareHonourKong, seat=seat, honours=h) for h in ("dragons", "winds")]
     if hand.step != "discard" or seat != hand.turn:
-        return found
+        return found, []
     found.append(_make(DeclareWin, seat=seat))
     found += [_make(Kong, seat=seat, tile=name(t)) for t in _kong_tiles(me)]
     if hand.wildcards:
@@ -101,30 +111,29 @@ def candidates(table: TableState, seat: int) -> list[Command]:
         if me.ready is not None
         else declarable_discards(config, me.hand, me.melds, hand.wildcards)
     )
+    plain: list[Command] = []
     for t in sorted(set(me.hand)):
-        found.append(_make(DiscardTile, seat=seat, tile=name(t), ready=None))
+        plain.append(_make(DiscardTile, seat=seat, tile=name(t), ready=None))
         if t in can_ready:
             found += [
                 _make(DiscardTile, seat=seat, tile=name(t), ready=mode)
                 for mode in config.ready_modes
             ]
-    return found
-
-
-def _surely_legal(table: TableState, seat: int, command: Command) -> bool:
-    """A plain discard on one's own turn, of a held tile, by a seat not bound by 听 or 吃听:
-    the handler has nothing to refuse it for, so it is not put to the handler."""
-    if not isinstance(command, DiscardTile) or command.ready is not None or table.hand is None:
-        return False
-    me = table.hand.seat(seat)
-    return me.ready is None and not me.must_ready
+    return found, plain
 
 
 def legal_commands(table: TableState, seat: int) -> list[Command]:
-    """The commands ``decide`` would accept from this seat now."""
-    return [
-        c for c in candidates(table, seat) if _surely_legal(table, seat, c) or _accepted(table, c)
-    ]
+    """The commands ``decide`` would accept from this seat now.
+
+    A plain discard, on one's own turn, of a held tile, by a seat bound by neither 听 nor 吃听
+    has nothing for the handler to refuse, so those are not put to it; every other candidate is.
+    """
+    plain, others = _grouped_candidates(table, seat)
+    hand = table.hand
+    me = hand.seat(seat) if hand is not None else None
+    free = me is not None and me.ready is None and not me.must_ready
+    checked = plain if free else [c for c in plain if _accepted(table, c)]
+    return checked + [c for c in others if _accepted(table, c)]
 
 
 def seats_to_act(table: TableState) -> list[int]:
