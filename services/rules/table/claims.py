@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from services.rules.melds import Meld
-from services.rules.shanten import shanten
 from services.rules.table import settle
 from services.rules.table.state import Claim, ClaimWindow, HandState, TableState
 from services.rules.table.walls import replacement_available
-from services.rules.table.winning import declarable_discards, hand_waits, split_wild
+from services.rules.table.winning import declarable_discards, hand_waits, shanten_of
 from services.rules.tiles import Tile
 from services.rules.variants import VariantConfig
 
@@ -111,14 +108,7 @@ def near_ready(
 ) -> bool:
     """A claim takes a hand at most one step nearer ready (向听), so only a hand within one
     step can 吃听; the cheap test spares the search for 听 discards on every other seat."""
-    return _shanten_of(concealed, config.seven_pairs, wildcards) <= 1
-
-
-@lru_cache(maxsize=4096)
-def _shanten_of(concealed: tuple[Tile, ...], seven_pairs: bool, wildcards: frozenset[Tile]) -> int:
-    counts, wild = split_wild(concealed, wildcards)
-    melds = 4 - (len(concealed) // 3)
-    return shanten(counts, melds, seven_pairs and melds == 0, wild)
+    return shanten_of(concealed, config.seven_pairs, wildcards) <= 1
 
 
 def kong_keeps_ready(

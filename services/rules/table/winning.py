@@ -72,8 +72,7 @@ def declarable_discards(
     wildcards: frozenset[Tile],
 ) -> set[Tile]:
     """The discards from 3n+2 tiles after which the seat may declare 听."""
-    counts, wild = split_wild(tiles, wildcards)
-    if shanten(counts, len(melds), config.seven_pairs and not melds, wild) > 0:
+    if shanten_of(tuple(sorted(tiles)), config.seven_pairs, wildcards) > 0:
         return set()  # no discard leaves this hand one tile from complete
     found: set[Tile] = set()
     for t in set(tiles):
@@ -114,3 +113,12 @@ def _winning_tiles(
     shape, as each seat is asked about every discard while its own tiles stay the same."""
     counts, wild = split_wild(concealed, wildcards)
     return frozenset(waits(counts, wild, seven_pairs))
+
+
+@lru_cache(maxsize=8192)
+def shanten_of(tiles: tuple[Tile, ...], seven_pairs: bool, wildcards: frozenset[Tile]) -> int:
+    """向听 of concealed tiles (sorted), melds counted from how many tiles are missing; cached
+    per hand shape, since the same seat is asked again while its tiles stay the same."""
+    counts, wild = split_wild(tiles, wildcards)
+    melds = 4 - len(tiles) // 3
+    return shanten(counts, melds, seven_pairs and melds == 0, wild)
