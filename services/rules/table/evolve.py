@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from events import hand as ev
@@ -13,7 +12,7 @@ from services.rules.table import seats as seat_ops
 from services.rules.table.claims import open_window
 from services.rules.table.deal import shuffled_wall, wall_in_draw_order
 from services.rules.table.setup import setup_pending
-from services.rules.table.state import Claim, HandState, SeatState, Series, TableState
+from services.rules.table.state import Claim, HandState, SeatState, Series, TableState, patch
 from services.rules.table.walls import in_last_draws, next_head, next_tail
 from services.rules.tiles import tile as parse_one
 
@@ -39,7 +38,7 @@ def _hand(table: TableState) -> HandState:
 
 
 def _with_hand(table: TableState, hand: HandState) -> TableState:
-    return replace(table, hand=hand)
+    return patch(table, hand=hand)
 
 
 def _table_opened(table: TableState, e: ev.TableOpened) -> TableState:
@@ -73,15 +72,13 @@ def _hand_started(table: TableState, e: ev.HandStarted) -> TableState:
         seed=e.seed,
     )
     huangfan = counters.huangfan_at_start(config, table.series.huangfan, e.dice)
-    return replace(
-        table, hand=hand, hand_over=False, series=replace(table.series, huangfan=huangfan)
-    )
+    return patch(table, hand=hand, hand_over=False, series=patch(table.series, huangfan=huangfan))
 
 
 def _after_setup(table: TableState, hand: HandState) -> TableState:
     """Leave the setup once nothing is left to set up: the dealer plays."""
     if hand.step == "setup" and not setup_pending(table.variant, hand):
-        hand = replace(hand, step="discard")
+        hand = patch(hand, step="discard")
     return _with_hand(table, hand)
 
 
@@ -97,28 +94,24 @@ def _tiles_dealt(table: TableState, e: ev.TilesDealt) -> TableState:
     head = sum(len(h) for h in e.hands)
     return _after_setup(
         table,
-        replace(hand, seats=(seats[0], seats[1], seats[2], seats[3]), head=head, step="setup"),
+        patch(hand, seats=(seats[0], seats[1], seats[2], seats[3]), head=head, step="setup"),
     )
 
 
 def _bao_set_aside(table: TableState, e: ev.BaoSetAside) -> TableState:
     hand = _hand(table)
-    return _after_setup(table, replace(hand, bao=t(e.tile), tail=next_tail(hand)))
+    return _after_setup(table, patch(hand, bao=t(e.tile), tail=next_tail(hand)))
 
 
 def _bao_changed(table: TableState, e: ev.BaoChanged) -> TableState:
     hand = _hand(table)
     dealer = hand.seat(hand.dealer)
-    hand = hand.with_seat(hand.dealer, replace(dealer, discards=dealer.discards + (t(e.old),)))
+    hand = hand.with_seat(hand.dealer, patch(dealer, discards=dealer.discards + (t(e.old),)))
     if e.new is None:
-        return _with_hand(
-            table, replace(hand, bao=None, bao_history=hand.bao_history + (t(e.old),))
-        )
+        return _with_hand(table, patch(hand, bao=None, bao_history=hand.bao_history + (t(e.old),)))
     return _with_hand(
         table,
-        replace(
-            hand, bao=t(e.new), bao_history=hand.bao_history + (t(e.old),), tail=next_tail(hand)
-        ),
+        patch(hand, bao=t(e.new), bao_history=hand.bao_history + (t(e.old),), tail=next_tail(hand)),
     )
 
 
@@ -126,7 +119,7 @@ def _wildcards_revealed(table: TableState, e: ev.WildcardsRevealed) -> TableStat
     hand = _hand(table)
     index = len(hand.wall) - e.position_from_end
     return _after_setup(
-        table, replace(hand, wildcards=frozenset(ts(e.wildcards)), indicator_index=index)
+        table, patch(hand, wildcards=frozenset(ts(e.wildcards)), indicator_index=index)
     )
 
 
@@ -134,15 +127,13 @@ def _flower_replaced(table: TableState, e: ev.FlowerReplaced) -> TableState:
     hand = _hand(table)
     seat = seat_ops.replace_flower(hand.seat(e.seat), t(e.flower), t(e.replacement))
     in_play = hand.step != "setup"  # 补花 at the deal is part of the deal, not a 杠开
-    hand = replace(
-        hand.with_seat(e.seat, seat), tail=next_tail(hand), tail_draws=hand.tail_draws + 1
-    )
-    return _after_setup(table, replace(hand, after_kong=hand.after_kong or in_play))
+    hand = patch(hand.with_seat(e.seat, seat), tail=next_tail(hand), tail_draws=hand.tail_draws + 1)
+    return _after_setup(table, patch(hand, after_kong=hand.after_kong or in_play))
 
 
 def _tile_drawn(table: TableState, e: ev.TileDrawn) -> TableState:
     hand = _hand(table)
-    seat = replace(hand.seat(e.seat), drawn=t(e.tile), has_drawn=True)
+    seat = patch(hand.seat(e.seat), drawn=t(e.tile), has_drawn=True)
     moved: dict[str, Any]
     if e.from_tail:
         moved = {
@@ -171,16 +162,16 @@ def _tile_discarded(table: TableState, e: ev.TileDiscarded) -> TableState:
         else open_window(table, hand, e.seat, tile)
     )
     if window is not None:
-        return _with_hand(table, replace(hand, window=window, step="claims", turn=e.seat))
-    return _with_hand(table, replace(hand, window=None, step="draw", turn=(e.seat + 1) % 4))
+        return _with_hand(table, patch(hand, window=window, step="claims", turn=e.seat))
+    return _with_hand(table, patch(hand, window=None, step="draw", turn=(e.seat + 1) % 4))
 
 
 def _claim_answered(table: TableState, e: ev.ClaimAnswered) -> TableState:
     hand = _hand(table)
     assert hand.window is not None
     claim = Claim(e.claim, ts(e.tiles))
-    window = replace(hand.window, answers=hand.window.answers + ((e.seat, claim),))
-    return _with_hand(table, replace(hand, window=window))
+    window = patch(hand.window, answers=hand.window.answers + ((e.seat, claim),))
+    return _with_hand(table, patch(hand, window=window))
 
 
 def _tile_claimed(table: TableState, e: ev.TileClaimed) -> TableState:
@@ -188,28 +179,28 @@ def _tile_claimed(table: TableState, e: ev.TileClaimed) -> TableState:
     tile = t(e.tile)
     feeder = hand.seat(e.from_seat)
     hand = hand.with_seat(
-        e.from_seat, replace(feeder, discards=seat_ops.without_last(feeder.discards, tile))
+        e.from_seat, patch(feeder, discards=seat_ops.without_last(feeder.discards, tile))
     )
     seat = seat_ops.claim(hand.seat(e.seat), e.kind, tile, ts(e.tiles), e.from_seat, e.ready)
-    hand = replace(hand.with_seat(e.seat, seat), turn=e.seat, window=None, claims_made=True)
+    hand = patch(hand.with_seat(e.seat, seat), turn=e.seat, window=None, claims_made=True)
     if e.kind == "kong":
-        return _with_hand(table, replace(hand, step="replace", kong_fed_by=e.from_seat))
-    return _with_hand(table, replace(hand, step="discard", kong_fed_by=None))
+        return _with_hand(table, patch(hand, step="replace", kong_fed_by=e.from_seat))
+    return _with_hand(table, patch(hand, step="discard", kong_fed_by=None))
 
 
 def _kong_declared(table: TableState, e: ev.KongDeclared) -> TableState:
     hand = _hand(table)
     tiles = ts(e.tiles)
     seat, meld = seat_ops.declare_kong(hand.seat(e.seat), e.kind, tiles)
-    hand = replace(hand.with_seat(e.seat, seat), kong_fed_by=None)
+    hand = patch(hand.with_seat(e.seat, seat), kong_fed_by=None)
     if e.kind == "dragon_kong":
         return _with_hand(table, hand)  # three tiles, a set already: no replacement
     if e.replacement is not None:  # 风头杠 before the first draw: the replacement joins the hand
         taker = hand.seat(e.seat)
-        taker = replace(taker, concealed=tuple(sorted(taker.concealed + (t(e.replacement),))))
+        taker = patch(taker, concealed=tuple(sorted(taker.concealed + (t(e.replacement),))))
         return _with_hand(
             table,
-            replace(
+            patch(
                 hand.with_seat(e.seat, taker), tail=next_tail(hand), tail_draws=hand.tail_draws + 1
             ),
         )
@@ -217,32 +208,32 @@ def _kong_declared(table: TableState, e: ev.KongDeclared) -> TableState:
     if e.kind == "added_kong" and config.robbable_added_kong:
         window = open_window(table, hand, e.seat, tiles[0], robbing=True)
         if window:
-            return _with_hand(table, replace(hand, step="rob", window=window, pending_kong=meld))
-    return _with_hand(table, replace(hand, step="replace"))
+            return _with_hand(table, patch(hand, step="rob", window=window, pending_kong=meld))
+    return _with_hand(table, patch(hand, step="replace"))
 
 
 def _hand_shown(table: TableState, e: ev.HandShown) -> TableState:
     hand = _hand(table)
-    return _with_hand(table, hand.with_seat(e.seat, replace(hand.seat(e.seat), shown=True)))
+    return _with_hand(table, hand.with_seat(e.seat, patch(hand.seat(e.seat), shown=True)))
 
 
 def _wildcard_set_aside(table: TableState, e: ev.WildcardSetAside) -> TableState:
     hand = _hand(table)
     seat = hand.seat(e.seat)
-    seat = replace(seat, drawn=None, set_aside=seat.set_aside + (t(e.tile),))
+    seat = patch(seat, drawn=None, set_aside=seat.set_aside + (t(e.tile),))
     return _with_hand(
         table,
-        replace(hand.with_seat(e.seat, seat), step="draw", turn=(e.seat + 1) % 4, after_kong=False),
+        patch(hand.with_seat(e.seat, seat), step="draw", turn=(e.seat + 1) % 4, after_kong=False),
     )
 
 
 def _hand_won(table: TableState, e: ev.HandWon) -> TableState:
     hand = seat_ops.take_wins(_hand(table), e.wins)
-    return _with_hand(table, replace(hand, step="ended", window=None, wins=e.wins))
+    return _with_hand(table, patch(hand, step="ended", window=None, wins=e.wins))
 
 
 def _hand_drawn(table: TableState, e: ev.HandDrawn) -> TableState:
-    return _with_hand(table, replace(_hand(table), step="ended", window=None))
+    return _with_hand(table, patch(_hand(table), step="ended", window=None))
 
 
 def _hand_settled(table: TableState, e: ev.HandSettled) -> TableState:
@@ -251,7 +242,7 @@ def _hand_settled(table: TableState, e: ev.HandSettled) -> TableState:
         s + p + k for s, p, k in zip(series.scores, e.payments, e.kong_payments, strict=True)
     )
     levels = tuple(s + d for s, d in zip(series.level_scores, e.level_scores, strict=True))
-    series = replace(
+    series = patch(
         series,
         next_dealer=e.next_dealer,
         drawn_streak=e.drawn_streak,
@@ -260,14 +251,14 @@ def _hand_settled(table: TableState, e: ev.HandSettled) -> TableState:
         level_scores=(levels[0], levels[1], levels[2], levels[3]),
         hands_played=series.hands_played + 1,
     )
-    return replace(table, series=series, hand_over=True)
+    return patch(table, series=series, hand_over=True)
 
 
 def _seed_revealed(table: TableState, e: ev.SeedRevealed) -> TableState:
     hand = table.hand
     if hand is None or hand.number != e.hand_number:
         return table
-    return _with_hand(table, replace(hand, seed=e.seed))
+    return _with_hand(table, patch(hand, seed=e.seed))
 
 
 _APPLY: dict[str, Callable[[TableState, Any], TableState]] = {

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from services.rules.melds import Meld, MeldKind
-from services.rules.table.state import HandState, ReadyMode, SeatState
+from services.rules.table.state import HandState, ReadyMode, SeatState, patch
 from services.rules.tiles import Tile
 from services.rules.tiles import tile as parse_tile
 
@@ -32,18 +31,18 @@ def without_last(discards: tuple[Tile, ...], t: Tile) -> tuple[Tile, ...]:
 def take_from_hand(seat: SeatState, remove: Iterable[Tile]) -> SeatState:
     """Take tiles out of the hand; what is left of the drawn tile joins the concealed ones."""
     rest = _remove(seat.hand, remove)
-    return replace(seat, concealed=tuple(sorted(rest)), drawn=None)
+    return patch(seat, concealed=tuple(sorted(rest)), drawn=None)
 
 
 def replace_flower(seat: SeatState, flower: Tile, replacement: Tile) -> SeatState:
     if seat.drawn == flower:
-        return replace(seat, drawn=replacement, flowers=seat.flowers + (flower,))
+        return patch(seat, drawn=replacement, flowers=seat.flowers + (flower,))
     concealed = tuple(sorted(_remove(seat.concealed, (flower,)) + (replacement,)))
-    return replace(seat, concealed=concealed, flowers=seat.flowers + (flower,))
+    return patch(seat, concealed=concealed, flowers=seat.flowers + (flower,))
 
 
 def discard(seat: SeatState, tile: Tile, ready: ReadyMode | None, is_wildcard: bool) -> SeatState:
-    return replace(
+    return patch(
         seat,
         concealed=tuple(sorted(_remove(seat.hand, (tile,)))),
         drawn=None,
@@ -61,7 +60,7 @@ def claim(
     meld_kind: MeldKind = "chi" if kind == "chi" else ("pong" if kind == "pong" else "kong")
     meld = Meld(meld_kind, tuple(sorted(used + (tile,))), tile, from_seat)
     seat = take_from_hand(seat, used)
-    return replace(seat, melds=seat.melds + (meld,), must_ready=ready)
+    return patch(seat, melds=seat.melds + (meld,), must_ready=ready)
 
 
 def declare_kong(seat: SeatState, kind: str, tiles: tuple[Tile, ...]) -> tuple[SeatState, Meld]:
@@ -72,11 +71,11 @@ def declare_kong(seat: SeatState, kind: str, tiles: tuple[Tile, ...]) -> tuple[S
         meld = Meld("added_kong", pong.tiles + (tiles[0],), pong.claimed, pong.from_seat)
         seat = take_from_hand(seat, (tiles[0],))
         melds = seat.melds[:index] + (meld,) + seat.melds[index + 1 :]
-        return replace(seat, melds=melds), meld
+        return patch(seat, melds=melds), meld
     meld_kind: MeldKind = "kong" if kind == "dragon_kong" else "concealed_kong"
     meld = Meld(meld_kind, tuple(sorted(tiles)))
     seat = take_from_hand(seat, tiles)
-    return replace(seat, melds=seat.melds + (meld,)), meld
+    return patch(seat, melds=seat.melds + (meld,)), meld
 
 
 def take_wins(hand: HandState, wins: Iterable[Win]) -> HandState:
@@ -93,11 +92,11 @@ def take_wins(hand: HandState, wins: Iterable[Win]) -> HandState:
         else:
             feeder = hand.seat(win.discarder)
             hand = hand.with_seat(
-                win.discarder, replace(feeder, discards=without_last(feeder.discards, tile))
+                win.discarder, patch(feeder, discards=without_last(feeder.discards, tile))
             )
         seat = hand.seat(win.seat)
         return hand.with_seat(
-            win.seat, replace(seat, concealed=tuple(sorted(seat.concealed + (tile,))))
+            win.seat, patch(seat, concealed=tuple(sorted(seat.concealed + (tile,))))
         )
     return hand
 
@@ -110,4 +109,4 @@ def _unrob(hand: HandState, konger: int, tile: Tile) -> HandState:
         return hand
     pong = Meld("pong", kong.tiles[:3], kong.claimed, kong.from_seat)
     melds = tuple(pong if m == kong else m for m in seat.melds)
-    return replace(hand.with_seat(konger, replace(seat, melds=melds)), pending_kong=None)
+    return patch(hand.with_seat(konger, patch(seat, melds=melds)), pending_kong=None)
