@@ -6,6 +6,7 @@ that what is offered here and what ``decide`` accepts can never disagree.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from services.rules.table.claims import chow_options
@@ -25,6 +26,7 @@ from services.rules.table.guards import CommandRejected
 from services.rules.table.state import SeatState, TableState
 from services.rules.table.winning import declarable_discards
 from services.rules.tiles import Tile, name
+from services.rules.variants.base import ReadyMode
 
 
 def _accepted(table: TableState, command: Command) -> bool:
@@ -35,17 +37,20 @@ def _accepted(table: TableState, command: Command) -> bool:
     return True
 
 
-_MADE: dict[tuple[Any, ...], Command] = {}
+@cache
+def _discard(seat: int, tile: str, ready: ReadyMode | None) -> Command:
+    """Commands are immutable and built from the state (valid by construction): each is made
+    once and reused, as building thousands per hand showed in the profiles."""
+    return DiscardTile.model_construct(seat=seat, tile=tile, ready=ready)
 
 
 def _make(kind: type[Command], **fields: Any) -> Command:
-    """A command built from the state (valid by construction), made once and then reused:
-    commands are immutable, and building thousands per hand showed in the profiles."""
-    key = (kind, *fields.values())  # each call site passes its fields in one fixed order
-    made = _MADE.get(key)
-    if made is None:
-        made = _MADE[key] = kind.model_construct(**fields)
-    return made
+    return _made(kind, tuple(fields.items()))
+
+
+@cache
+def _made(kind: type[Command], fields: tuple[tuple[str, Any], ...]) -> Command:
+    return kind.model_construct(**dict(fields))
 
 
 def _kong_tiles(me: SeatState) -> list[Tile]:
@@ -113,12 +118,9 @@ def _other_candidates(table: TableState, seat: int) -> tuple[list[Command], list
     )
     plain: list[Command] = []
     for t in sorted(set(me.hand)):
-        plain.append(_make(DiscardTile, seat=seat, tile=name(t), ready=None))
+        plain.append(_discard(seat, name(t), None))
         if t in can_ready:
-            found += [
-                _make(DiscardTile, seat=seat, tile=name(t), ready=mode)
-                for mode in config.ready_modes
-            ]
+            found += [_discard(seat, name(t), mode) for mode in config.ready_modes]
     return found, plain
 
 
