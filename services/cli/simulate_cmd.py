@@ -88,6 +88,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print one JSON object instead of text lines"
     )
     parser.add_argument(
+        "--store",
+        metavar="URL",
+        help="write the hands through the table service into this event store "
+        "(sqlite:///file or postgresql://...), for load; verified at the end",
+    )
+    parser.add_argument(
         "--dump",
         metavar="DIR",
         help="on a failure, write DIR/<variant>-<hand seed>.json: the hand's seed, dealer and "
@@ -235,7 +241,14 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.bot not in LINEUPS:
         return _fail(f"unknown bot {args.bot!r}; known bots: {', '.join(LINEUPS)}")
     variants = sorted(VARIANTS) if args.variant == "all" else [args.variant]
-    runs = [run_variant(v, games, str(args.seed), args.bot, args.check) for v in variants]
+    if getattr(args, "store", None):
+        from services.cli.simulate_store import run_variant_on_store
+
+        runs = [
+            run_variant_on_store(v, games, str(args.seed), args.bot, args.store) for v in variants
+        ]
+    else:
+        runs = [run_variant(v, games, str(args.seed), args.bot, args.check) for v in variants]
     ok = all(r.failure is None for r in runs)
     if args.json:
         summary = {
