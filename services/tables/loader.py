@@ -76,11 +76,19 @@ def fold(
     return state
 
 
-def load(store: EventStore, table_id: str, use_snapshot: bool = True) -> LoadedTable:
-    snapshot = store.load_snapshot(table_id, schema=SNAPSHOT_SCHEMA) if use_snapshot else None
-    state, version = TableState(), 0
-    if snapshot is not None and isinstance(snapshot.state, bytes):
-        state, version = pickle.loads(snapshot.state), snapshot.version
+def load(
+    store: EventStore, table_id: str, use_snapshot: bool = True, known: LoadedTable | None = None
+) -> LoadedTable:
+    """The table now: from ``known`` (a state this process folded before) or the latest
+    snapshot, plus the events after it. Events never change, so either start is as good as
+    folding the whole stream."""
+    if known is not None:
+        state, version = known.state, known.version
+    else:
+        snapshot = store.load_snapshot(table_id, schema=SNAPSHOT_SCHEMA) if use_snapshot else None
+        state, version = TableState(), 0
+        if snapshot is not None and isinstance(snapshot.state, bytes):
+            state, version = pickle.loads(snapshot.state), snapshot.version
     tail = store.read_stream(table_id, from_version=version + 1)
     state = fold(store, table_id, tail, state)
     return LoadedTable(state=state, version=tail[-1].version if tail else version)

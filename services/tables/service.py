@@ -8,13 +8,14 @@ delivery gets the first result back.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from events.envelope import Actor, RecordedEvent
 from events.fairness import new_seed
 from events.store.base import ConcurrencyError, EventStore, SeedError
-from services.rules.table import CommandRejected, TableState, decide, evolve
+from services.rules.table import CommandRejected, TableState, decide_and_evolve, evolve
 from services.rules.table.commands import Command, OpenTable, StartHand
 from services.rules.table.redact import Viewer, event_for
 from services.rules.table.views import player_view
@@ -42,10 +43,18 @@ class TableBusyError(RuntimeError):
 
 
 class TableService:
-    def __init__(self, store: EventStore, snapshot_every: int = 100, max_attempts: int = 8) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        snapshot_every: int = 100,
+        max_attempts: int = 8,
+        cached_tables: int = 256,
+    ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
         self.max_attempts = max_attempts
+        self.cached_tables = cached_tables
+        self._known: OrderedDict[str, loader.LoadedTable] = OrderedDict()  # recently folded tables
 
     # -- commands -----------------------------------------------------------------------------
     def open_table(
@@ -80,10 +89,10 @@ class TableService:
             if earlier is not None:
                 return Accepted(earlier)
         for _ in range(self.max_attempts):
-            loaded = loader.load(self.store, table_id)
+            loaded = self._load(table_id)
             try:
                 sealed = self._sealed(table_id, loaded.state, command)
-                events = decide(loaded.state, sealed)
+                events, state = decide_and_evolve(loaded.state, sealed)
             except CommandRejected as refusal:
                 return Rejected(refusal.reason)
             try:
@@ -96,12 +105,9 @@ class TableService:
                 )
             except ConcurrencyError:
                 continue
-            state = loaded.state
-            for event in events:
-                state = evolve(state, event)
-            self._maybe_snapshot(
-                table_id, loaded.version, loader.LoadedTable(state, loaded.version + len(events))
-            )
+            after = loader.LoadedTable(state, loaded.version + len(events))
+            self._remember(table_id, after)
+            self._maybe_snapshot(table_id, loaded.version, after)
             return Accepted(recorded, state)
         raise TableBusyError(
             f"table {table_id}: {self.max_attempts} attempts lost to concurrent writers"
@@ -135,8 +141,21 @@ class TableService:
             loader.save_snapshot(self.store, table_id, after)
 
     # -- reading ------------------------------------------------------------------------------
+    def _load(self, table_id: str) -> loader.LoadedTable:
+        """The table from what this process last folded of it (one read for the events since),
+        else from the store's snapshot and tail."""
+        loaded = loader.load(self.store, table_id, known=self._known.get(table_id))
+        self._remember(table_id, loaded)
+        return loaded
+
+    def _remember(self, table_id: str, loaded: loader.LoadedTable) -> None:
+        self._known[table_id] = loaded
+        self._known.move_to_end(table_id)
+        while len(self._known) > self.cached_tables:
+            self._known.popitem(last=False)
+
     def load(self, table_id: str) -> TableState:
-        return loader.load(self.store, table_id).state
+        return self._load(table_id).state
 
     def view(self, table_id: str, seat: int | None, operator: bool = False) -> dict[str, Any]:
         """The table now, as one seat (None: a spectator; operator: everything) may see it."""
