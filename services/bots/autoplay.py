@@ -11,7 +11,7 @@ took a 吃听 before going away must discard to stay ready), the rightmost tile 
 from __future__ import annotations
 
 from services.rules.table.commands import Command, DeclareWin, DiscardTile, PassClaim
-from services.rules.table.decide import CommandRejected, decide
+from services.rules.table.legal import accepted
 from services.rules.table.state import TableState
 from services.rules.tiles import Tile, name
 
@@ -24,14 +24,6 @@ def display_order(concealed: tuple[Tile, ...], drawn: Tile | None) -> list[Tile]
     """The hand as the client shows it, left to right: sorted by suit and rank, drawn tile last."""
     shown = sorted(concealed)  # tile ints run m, p, s, z, f and by rank within a suit
     return shown + [drawn] if drawn is not None else shown
-
-
-def _accepted(table: TableState, command: Command) -> bool:
-    try:
-        decide(table, command)
-    except CommandRejected:
-        return False
-    return True
 
 
 def autoplay_command(table: TableState, seat: int) -> Command:
@@ -48,11 +40,11 @@ def autoplay_command(table: TableState, seat: int) -> Command:
         raise NothingToDo(f"it is not seat {seat}'s turn")
     me = hand.seat(seat)
     win = DeclareWin(seat=seat)
-    if me.drawn is not None and _accepted(table, win):
+    if me.drawn is not None and accepted(table, win):
         return win
     order = display_order(me.concealed, me.drawn)
     for t in reversed(order):
         command = DiscardTile(seat=seat, tile=name(t))
-        if _accepted(table, command):
+        if accepted(table, command):
             return command
     raise NothingToDo(f"seat {seat} has no tile the rules let it discard")

@@ -29,7 +29,8 @@ from services.rules.tiles import Tile, name
 from services.rules.variants.base import ReadyMode
 
 
-def _accepted(table: TableState, command: Command) -> bool:
+def accepted(table: TableState, command: Command) -> bool:
+    """Would ``decide`` take this command now (without working out what follows)?"""
     try:
         _route(table, command)
     except CommandRejected:
@@ -134,8 +135,8 @@ def legal_commands(table: TableState, seat: int) -> list[Command]:
     hand = table.hand
     me = hand.seat(seat) if hand is not None else None
     free = me is not None and me.ready is None and not me.must_ready
-    checked = plain if free else [c for c in plain if _accepted(table, c)]
-    return checked + [c for c in others if _accepted(table, c)]
+    checked = plain if free else [c for c in plain if accepted(table, c)]
+    return checked + [c for c in others if accepted(table, c)]
 
 
 def seats_to_act(table: TableState) -> list[int]:
