@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(VENV)/bin/paiju play --variant harbin
+	$(VENV)/bin/paiju play --variant harbin --store sqlite:///paiju.sqlite3
 
 test: install
 	$(PY) -m pytest

@@ -1,7 +1,8 @@
 """Event stores: the contract in ``events.store.base``, SQLite (embedded default)
 in ``events.store.sqlite``, PostgreSQL in ``events.store.postgres``.
 
-``open_store(url)`` picks one from a URL: ``sqlite:///path/to/file.sqlite3`` or
+``open_store(url)`` picks one from a URL: ``sqlite:///relative.sqlite3``,
+``sqlite:////absolute/path.sqlite3`` or
 ``postgresql://...`` (an optional ``?schema=name`` places the tables).
 """
 
@@ -34,7 +35,11 @@ def open_store(url: str) -> EventStore:
     if parts.scheme == "sqlite":
         from events.store.sqlite import SqliteEventStore
 
-        return SqliteEventStore(parts.path if parts.netloc == "" else parts.netloc + parts.path)
+        # sqlite:///relative/file and sqlite:////absolute/file, as SQLAlchemy spells them
+        path = parts.netloc + parts.path if parts.netloc else parts.path[1:]
+        if not path:
+            raise ValueError("a sqlite store URL names a file: sqlite:///paiju.sqlite3")
+        return SqliteEventStore(path)
     if parts.scheme in ("postgres", "postgresql"):
         from events.store.postgres import PostgresEventStore
 

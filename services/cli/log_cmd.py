@@ -50,7 +50,9 @@ def replay_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 print(f"paiju replay: {error}", file=sys.stderr)
                 return 1
             except (ValueError, KeyError, AssertionError) as error:  # a tampered stream
-                print(f"cannot apply version {recorded.version} ({recorded.type}): {error}", file=out)
+                print(
+                    f"cannot apply version {recorded.version} ({recorded.type}): {error}", file=out
+                )
                 break
         sealed = {}
         if (

@@ -60,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one whole hand with bots and print it move by move")
     play.add_argument("--variant", default="harbin")
     play.add_argument("--seed", default="paiju-demo-0001")
+    play.add_argument(
+        "--store",
+        help="play through the table service into this event store (e.g. sqlite:///paiju.sqlite3)",
+    )
     play.set_defaults(run=_play)
 
     from services.cli.log_cmd import add_store_argument

@@ -199,16 +199,61 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"paiju play: --seed must be 8 to 128 characters, got {len(seed)}", file=sys.stderr)
         return 2
     table, _ = open_table(variant, table_id="demo")
+    store_url = getattr(args, "store", None)
     try:
-        _, record = play_hand(table, seed, [BOTS["winning"]] * 4)
+        if store_url:
+            events, footer = _through_store(variant, seed, store_url)
+        else:
+            _, record = play_hand(table, seed, [BOTS["winning"]] * 4)
+            events, footer = record.events, None
     except InvariantBroken as error:
         print(f"paiju play: {error.what} (variant {variant}, seed {seed})", file=sys.stderr)
         return 1
-    narrator = Narrator(table, out)
+    narrator = Narrator(table if not store_url else TableState(), out)
     try:
-        for event in record.events:
+        for event in events:
             narrator.tell(event)
+        if footer:
+            print(footer, file=out)
         out.flush()
     except BrokenPipeError:  # the reader stopped early (``| head``): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _through_store(variant: str, seed: str, store_url: str) -> tuple[list[DomainEvent], str]:
+    """Play the hand through the table service into an event store, then read it back."""
+    import random
+    import uuid
+
+    from events.store import open_store
+    from services.bots.runner import PLAYERS
+    from services.rules.table.commands import StartHand
+    from services.rules.table.legal import seats_to_act
+    from services.tables import Accepted, TableService
+    from services.tables.codec import decode
+    from services.tables.loader import revealed_seeds, with_seed
+
+    store = open_store(store_url)
+    try:
+        service = TableService(store)
+        table_id = f"play-{variant}-{uuid.uuid4().hex[:8]}"
+        service.open_table(table_id, variant, PLAYERS)
+        outcome = service.handle(table_id, StartHand(seed=seed))
+        rng = random.Random(f"{seed}/bots")
+        while (
+            isinstance(outcome, Accepted)
+            and outcome.state is not None
+            and not outcome.state.hand_over
+        ):
+            seat = seats_to_act(outcome.state)[0]
+            outcome = service.handle(table_id, BOTS["winning"](outcome.state, seat, rng))
+        if not isinstance(outcome, Accepted):
+            raise InvariantBroken(f"the table refused a bot's command: {outcome.reason}", [], [])
+        recorded = store.read_stream(table_id)
+        seeds = revealed_seeds(recorded)
+        events = [with_seed(store, table_id, decode(e), seeds) for e in recorded]
+    finally:
+        store.close()
+    footer = f"recorded as table {table_id} ({len(recorded)} events); replay it with: paiju replay {table_id} --store {store_url}"
+    return events, footer

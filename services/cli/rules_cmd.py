@@ -65,7 +65,9 @@ def parse_analyze(text: str) -> AnalyzeRequest:
     melds = _melds(config, data.get("melds"))
     wildcards = _wildcards(config, data.get("wildcards"))
     if len(hand) % 3 == 0:
-        raise InputError(f"wrong tile count: hand has {len(hand)} tiles; analyze takes 3n+1 or 3n+2")
+        raise InputError(
+            f"wrong tile count: hand has {len(hand)} tiles; analyze takes 3n+1 or 3n+2"
+        )
     _check_size(hand, melds, most=14)
     _check_copies(hand, melds)
     return AnalyzeRequest(config, _counts(hand), melds, wildcards)
@@ -92,11 +94,19 @@ def parse_score(text: str) -> WinContext:
     if bao is not None and config.wildcard != "bao":
         raise InputError(f"bao: {config.id} has no 宝")
     return WinContext(
-        variant=config.id, concealed=tuple(sorted(hand)), melds=melds, win_tile=win_tile,
-        self_drawn=self_drawn, seat=seat, dealer=_seat(_required(data, "dealer"), "dealer"),
-        discarder=discarder, ready=_per_seat(data.get("ready_declared"), seat, "ready_declared", bool),
-        bao=bao, win_tile_is_wild=self_drawn and win_tile in held_wildcards(config, wildcards),
-        wildcards=wildcards, flowers=_per_seat(data.get("flowers"), seat, "flowers", int),
+        variant=config.id,
+        concealed=tuple(sorted(hand)),
+        melds=melds,
+        win_tile=win_tile,
+        self_drawn=self_drawn,
+        seat=seat,
+        dealer=_seat(_required(data, "dealer"), "dealer"),
+        discarder=discarder,
+        ready=_per_seat(data.get("ready_declared"), seat, "ready_declared", bool),
+        bao=bao,
+        win_tile_is_wild=self_drawn and win_tile in held_wildcards(config, wildcards),
+        wildcards=wildcards,
+        flowers=_per_seat(data.get("flowers"), seat, "flowers", int),
         melds_by_seat=tuple(melds if s == seat else () for s in range(4)),
     )
 
@@ -105,7 +115,9 @@ def _load(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise InputError(f"input is not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise InputError(
+            f"input is not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
     if not isinstance(data, dict):
         raise InputError("input must be one JSON object")
     return data
@@ -138,7 +150,9 @@ def _tiles(config: VariantConfig, value: Any, field: str) -> list[Tile]:
     kinds = set(config.kinds)
     for t in tiles:
         if is_flower(t):
-            raise InputError(f"{field}: flower {name(t)} is set aside, not held (give 'flowers' as a count)")
+            raise InputError(
+                f"{field}: flower {name(t)} is set aside, not held (give 'flowers' as a count)"
+            )
         if t not in kinds:
             raise InputError(f"{field}: {name(t)} is not a tile of {config.name} ({config.id})")
     return tiles
@@ -155,19 +169,25 @@ def _melds(config: VariantConfig, value: Any) -> tuple[Meld, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise InputError("melds must be a list of {\"kind\", \"tiles\"} objects")
+        raise InputError('melds must be a list of {"kind", "tiles"} objects')
     melds: list[Meld] = []
     for i, raw in enumerate(value):
         if not isinstance(raw, dict) or "kind" not in raw or "tiles" not in raw:
             raise InputError(f"melds[{i}] must be an object with 'kind' and 'tiles'")
         kind = raw["kind"]
         if kind not in MELD_KINDS:
-            raise InputError(f"melds[{i}]: unknown kind {kind!r}; kinds are {', '.join(MELD_KINDS)}")
+            raise InputError(
+                f"melds[{i}]: unknown kind {kind!r}; kinds are {', '.join(MELD_KINDS)}"
+            )
         tiles = tuple(sorted(_tiles(config, raw["tiles"], f"melds[{i}].tiles")))
         problem = meld_tiles_valid(kind, tiles)
         if problem:
             raise InputError(f"melds[{i}]: {problem}")
-        from_seat = None if raw.get("from_seat") is None else _seat(raw["from_seat"], f"melds[{i}].from_seat")
+        from_seat = (
+            None
+            if raw.get("from_seat") is None
+            else _seat(raw["from_seat"], f"melds[{i}].from_seat")
+        )
         melds.append(Meld(kind, tiles, from_seat=from_seat))
     return tuple(melds)
 
@@ -187,14 +207,18 @@ def _check_size(hand: list[Tile], melds: tuple[Meld, ...], most: int, least: int
     size = len(hand) + 3 * len(melds)
     if not least <= size <= most:
         wanted = f"{most}" if least == most else f"at most {most}"
-        raise InputError(f"wrong tile count: hand and melds hold {size} tiles (a kong counts 3); expected {wanted}")
+        raise InputError(
+            f"wrong tile count: hand and melds hold {size} tiles (a kong counts 3); expected {wanted}"
+        )
 
 
 def _check_copies(hand: list[Tile], melds: tuple[Meld, ...]) -> None:
     counts = _counts([*hand, *(t for m in melds for t in m.tiles)])
     for t, c in enumerate(counts):
         if c > 4:
-            raise InputError(f"wrong tile count: {c} copies of {name(t)} in hand and melds; a set has 4")
+            raise InputError(
+                f"wrong tile count: {c} copies of {name(t)} in hand and melds; a set has 4"
+            )
 
 
 def _counts(tiles: list[Tile]) -> list[int]:
@@ -233,7 +257,9 @@ def _per_seat(value: Any, seat: int, field: str, kind: type) -> Any:
 
 
 def _per_seat_item(value: Any, field: str, kind: type) -> Any:
-    if type(value) is not kind or (isinstance(value, int) and not isinstance(value, bool) and value < 0):
+    if type(value) is not kind or (
+        isinstance(value, int) and not isinstance(value, bool) and value < 0
+    ):
         wanted = "true or false" if kind is bool else "a count of 0 or more"
         raise InputError(f"{field} must be {wanted} (or a list of 4), got {value!r}")
     return value
@@ -245,7 +271,12 @@ def run_analyze(text: str) -> tuple[int, str]:
         request = parse_analyze(text)
     except InputError as error:
         return USAGE_ERROR, f"error: {error}"
-    config, counts, melds, wildcards = request.config, request.counts, request.melds, request.wildcards
+    config, counts, melds, wildcards = (
+        request.config,
+        request.counts,
+        request.melds,
+        request.wildcards,
+    )
     if sum(counts) % 3 == 1:
         blockers = ready_blockers(config, counts, melds, wildcards)
         out: dict[str, Any] = {
@@ -271,7 +302,11 @@ def run_score(text: str) -> tuple[int, str]:
         return USAGE_ERROR, f"error: {error}"
     except ScorerUnavailableError as error:
         return INTERNAL_ERROR, f"error: {error}"
-    out = {"patterns": list(settlement.patterns), "fan": settlement.fan, "payments": list(settlement.payments)}
+    out = {
+        "patterns": list(settlement.patterns),
+        "fan": settlement.fan,
+        "payments": list(settlement.payments),
+    }
     return 0, _dump(out)
 
 
@@ -279,7 +314,9 @@ def _dump(out: dict[str, Any]) -> str:
     return json.dumps(out, ensure_ascii=False)
 
 
-def _main(run: Callable[[str], tuple[int, str]], stdin: IO[str], stdout: IO[str], stderr: IO[str] | None) -> int:
+def _main(
+    run: Callable[[str], tuple[int, str]], stdin: IO[str], stdout: IO[str], stderr: IO[str] | None
+) -> int:
     status, text = run(stdin.read())
     if status == 0:
         stdout.write(text + "\n")

@@ -17,7 +17,7 @@ from events.store.sqlite import SqliteEventStore
 
 
 def test_a_url_opens_the_matching_store(tmp_path: object, pg_schema: str) -> None:
-    lite = open_store(f"sqlite://{tmp_path}/by-url.sqlite3")
+    lite = open_store(f"sqlite:///{tmp_path}/by-url.sqlite3")
     assert isinstance(lite, SqliteEventStore)
     lite.close()
     params = conninfo_to_dict(PG_DSN)
