@@ -36,3 +36,4 @@ bench: install
 	$(PY) benchmarks/bench_analysis.py
 	$(PY) benchmarks/bench_simulate.py
 	$(PY) benchmarks/bench_store.py
+	$(PY) benchmarks/bench_table_load.py
