@@ -14,28 +14,47 @@ with autovacuum on ``events`` (appends would stall behind an anti-wraparound
 vacuum). Aborted appends leave gaps in positions, which tailers ignore.
 
 One round trip per command: the client computes the hash chain from the head it
-last saw of the stream (kept in a small cache; the function refuses with the
-actual head if the cache is stale, and the client retries once), and the
-function checks the command id and the expected version, inserts the events and
-the idempotency record, and notifies ``paiju_events:<schema>`` — all in the one
-implicit transaction of an autocommit statement.
+last saw of the stream (kept in a small cache), and sends one prepared SQL
+statement (``_append_sql``) whose data-modifying CTEs, in the one implicit
+transaction of an autocommit statement, take the append lock, check the head
+(version and hash), insert the idempotency record and the events, and notify
+``paiju_events:<schema>``. The statement's snapshot is taken before it waits
+for the lock, so its head check can see a head that has since moved on; the
+unique ``(stream_id, version)`` index then refuses the insert, as it refuses a
+recorded command id (``commands`` primary key). Either refusal, like a head that
+does not match, writes nothing and sends the client to ``_settle``: one query
+for the command's record and the current head, which answers with the first
+result of a retried command, a ``CommandConflictError``, a ``ConcurrencyError``
+naming both versions, or (the head is where the caller expected but the cached
+hash was missing or stale) the hash to retry with. The SQL function
+``paiju_append`` of the first migration keeps the same contract and the same
+lock, for clients of that version.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import psycopg
 from psycopg import sql
-from psycopg.types.json import Json, Jsonb
+from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from events.envelope import JSONDict, NewEvent, RecordedEvent
+from events.envelope import JSONDict, NewEvent, RecordedEvent, normalize_time, utc_now
 from events.fairness import commit_seed
-from events.hashchain import GENESIS_HASH, command_digest, format_time
+from events.hashchain import (
+    GENESIS_HASH,
+    canonical_json,
+    command_digest,
+    command_digest_json,
+    event_hash_json,
+    format_time,
+)
 from events.store.base import (
     EVENT_COLUMNS,
     CommandConflictError,
@@ -45,13 +64,78 @@ from events.store.base import (
     Snapshot,
     StoreError,
     check_append_args,
-    draft_batch,
     row_to_event,
 )
 from events.store.migrations import migrate_postgres
 
-_APPEND = "SELECT * FROM paiju_append(%s, %s, %s, %s, %s, %s, %s)"
 Row = tuple[Any, ...]
+_ATTEMPTS = 3  # appends whose cached head hash was missing or stale, before giving up
+_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+_ROW_COLUMNS = ("stream_id, version, event_id, type, schema_version, payload, recorded_at,"
+                " actor_kind, actor_seat, command_id, command, rules_version, prev_hash, hash")
+
+
+def _append_sql(count: int, with_command: bool) -> str:
+    """The append statement for ``count`` events (0, 1, or 2 meaning "several").
+
+    ``ok`` takes the lock, then yields one row if the head is (expected, prev);
+    every insert reads from the step before it, so positions are drawn under the
+    lock. One event travels as scalar parameters, several as a JSON array.
+    Returns one row per event inserted (for "several": version and position), or,
+    for no events, one row if the append was accepted.
+    """
+    steps = [
+        "ok AS MATERIALIZED ("
+        "SELECT 1 AS ok"
+        " FROM (SELECT pg_advisory_xact_lock(hashtext('paiju_append:' || current_schema()))) AS l"
+        " LEFT JOIN LATERAL (SELECT e.version, e.hash FROM events e WHERE e.stream_id = %(stream)s"
+        " ORDER BY e.version DESC LIMIT 1) AS h ON true"
+        f" WHERE coalesce(h.version, 0) = %(expected)s::int AND coalesce(h.hash, '{GENESIS_HASH}')"
+        " = %(prev)s::text)"
+    ]
+    source = "ok"
+    if with_command:
+        last = "%(expected)s::int + %(count)s::int" if count > 1 else f"%(expected)s::int + {count}"
+        steps.append(
+            "cm AS (INSERT INTO commands (command_id, stream_id, digest, first_version, last_version)"
+            " SELECT %(command_id)s::text, %(stream)s, %(digest)s::text, %(expected)s::int + 1,"
+            f" {last} FROM ok RETURNING 1 AS ok)"
+        )
+        source = "cm"
+    command = "%(command_id)s::text, %(command)s::json"
+    notify = "(SELECT pg_notify(%(channel)s::text, ''))"
+    if count == 0:
+        return "WITH " + ", ".join(steps) + f" SELECT ok FROM {source}"
+    if count == 1:
+        steps.append(
+            f"ev AS (INSERT INTO events ({_ROW_COLUMNS})"
+            " SELECT %(stream)s::text, %(expected)s::int + 1, %(event_id)s::uuid, %(type)s::text,"
+            " %(schema_version)s::int, %(payload)s::json, %(recorded_at)s::timestamptz,"
+            f" %(actor_kind)s::text, %(actor_seat)s::smallint, {command}, %(rules_version)s::text,"
+            f" %(prev)s::text, %(hash)s::text FROM {source} RETURNING position)"
+        )
+        return "WITH " + ", ".join(steps) + f" SELECT position, {notify} FROM ev"
+    steps.append(
+        f"ev AS (INSERT INTO events AS e ({_ROW_COLUMNS})"
+        " SELECT %(stream)s::text, x.version, x.event_id, x.type, x.schema_version, x.payload,"
+        f" x.recorded_at, x.actor_kind, x.actor_seat, {command}, x.rules_version, x.prev_hash,"
+        f" x.hash FROM {source}, json_to_recordset(%(events)s::json) AS x("
+        "version integer, event_id uuid, type text, schema_version integer, payload json,"
+        " recorded_at timestamptz, actor_kind text, actor_seat smallint, rules_version text,"
+        " prev_hash text, hash text) ORDER BY x.version RETURNING e.version, e.position)"
+    )
+    return "WITH " + ", ".join(steps) + f" SELECT version, position, {notify} FROM ev"
+
+
+_APPEND_SQL = {(n, c): _append_sql(n, c) for n in (0, 1, 2) for c in (False, True)}
+_SETTLE = (
+    "SELECT c.stream_id, c.digest, c.first_version, c.last_version, h.version, h.hash"
+    " FROM (SELECT 1) AS one"
+    " LEFT JOIN commands c ON c.command_id = %(command_id)s::text"
+    " LEFT JOIN LATERAL (SELECT e.version, e.hash FROM events e WHERE e.stream_id = %(stream)s::text"
+    " ORDER BY e.version DESC LIMIT 1) AS h ON true"
+)
+_RETRYABLE = frozenset({"events_stream_version", "commands_pkey"})
 
 
 class PostgresEventStore:
@@ -75,6 +159,10 @@ class PostgresEventStore:
         self._listen_lock = threading.Lock()
         self._listener: psycopg.Connection[Row] | None = None
         self._channel = f"paiju_events:{schema}"
+        # Appends use one connection kept out of the pool (no checkout per command);
+        # a thread that finds it busy takes one from the pool instead.
+        self._append_lock = threading.Lock()
+        self._append_conn: psycopg.Connection[Row] | None = None
         with psycopg.connect(conninfo, autocommit=True) as conn:
             migrate_postgres(conn, schema)
         self._pool: ConnectionPool[psycopg.Connection[Row]] = ConnectionPool(
@@ -87,6 +175,10 @@ class PostgresEventStore:
         return {"autocommit": True, "options": f"-c search_path={quoted}"}
 
     def close(self) -> None:
+        with self._append_lock:
+            if self._append_conn is not None:
+                self._pool.putconn(self._append_conn)
+                self._append_conn = None
         self._pool.close()
         with self._listen_lock:
             if self._listener is not None:
@@ -109,37 +201,117 @@ class PostgresEventStore:
         command: JSONDict | None = None,
     ) -> list[RecordedEvent]:
         check_append_args(stream_id, expected_version, command_id)
-        digest = command_digest(stream_id, command)
         prev_hash = GENESIS_HASH if expected_version == 0 else self._cached_head(stream_id, expected_version)
-        with self._pool.connection() as conn:
-            for _attempt in range(2):
-                drafts = draft_batch(stream_id, expected_version, prev_hash or GENESIS_HASH,
-                                     events, command_id, command)
-                try:
-                    rows = conn.execute(_APPEND, (
-                        stream_id, expected_version, prev_hash, command_id, digest,
-                        None if command is None else Json(command),
-                        Json([_draft_json(d.version, d.event, d.recorded_at, d.prev_hash, d.hash)
-                               for d in drafts]),
-                    )).fetchall()
-                except psycopg.errors.IntegrityError as exc:
-                    raise RejectedBatchError(stream_id, str(exc).splitlines()[0]) from exc
-                status = rows[0][0] if rows else "ok"
-                if status == "ok":
-                    positions = {int(r[1]): int(r[2]) for r in rows}
-                    if drafts:
-                        self._remember(stream_id, drafts[-1].version, drafts[-1].hash)
-                    return [d.recorded(positions[d.version]) for d in drafts]
-                _, version, extra, head = rows[0]
-                if status == "duplicate":
-                    return self._read_range(conn, stream_id, int(version), int(extra))
-                if status == "command_conflict":
-                    raise CommandConflictError(str(command_id), stream_id, str(head))
-                self._remember(stream_id, int(version), str(head))
-                if status == "conflict":
-                    raise ConcurrencyError(stream_id, expected_version, int(version))
-                prev_hash = str(head)  # stale_head: our cached head was unknown; retry once
+        if not self._append_lock.acquire(blocking=False):
+            with self._pool.connection() as pooled:
+                return self._append(pooled, stream_id, expected_version, prev_hash, events,
+                                    command_id, command)
+        try:
+            conn = self._append_conn
+            if conn is None or conn.broken or conn.closed:
+                if conn is not None:
+                    self._append_conn = None
+                    self._pool.putconn(conn)
+                conn = self._append_conn = self._pool.getconn()
+            return self._append(conn, stream_id, expected_version, prev_hash, events,
+                                command_id, command)
+        finally:
+            self._append_lock.release()
+
+    def _append(
+        self,
+        conn: psycopg.Connection[Row],
+        stream_id: str,
+        expected_version: int,
+        prev_hash: str | None,
+        events: Sequence[NewEvent],
+        command_id: str | None,
+        command: JSONDict | None,
+    ) -> list[RecordedEvent]:
+        # The canonical JSON of the command and of each payload is written as is and
+        # spliced into the hashed content (events.hashchain.event_hash_json).
+        batch = _Batch(stream_id, expected_version, events, command_id, command)
+        for _attempt in range(_ATTEMPTS):
+            if prev_hash is None:
+                settled = self._settle(conn, stream_id, expected_version, command_id, batch.digest)
+                if isinstance(settled, list):
+                    return settled
+                prev_hash = settled
+            recorded = self._insert(conn, batch, prev_hash)
+            if recorded is not None:
+                return recorded
+            prev_hash = None
         raise StoreError(f"stream {stream_id!r}: could not agree on the head hash")
+
+    def _insert(
+        self, conn: psycopg.Connection[Row], batch: _Batch, prev_hash: str
+    ) -> list[RecordedEvent] | None:
+        """Run the append statement: the events recorded, or None if it was not accepted."""
+        links = batch.chain(prev_hash)
+        count = len(links)
+        params: dict[str, Any] = {
+            "stream": batch.stream_id, "expected": batch.expected_version, "prev": prev_hash,
+            "channel": self._channel, "command_id": batch.command_id, "digest": batch.digest,
+            "command": None if batch.command is None else batch.command_json, "count": count,
+        }
+        if count == 1:
+            e = batch.events[0]
+            at, _, hash_ = links[0]
+            params.update(
+                event_id=e.event_id, type=e.type, schema_version=e.schema_version,
+                payload=batch.payloads[0], recorded_at=at, actor_kind=e.actor.kind,
+                actor_seat=e.actor.seat, rules_version=e.rules_version, hash=hash_,
+            )
+        elif count > 1:
+            params["events"] = batch.events_json(links)
+        try:
+            rows = conn.execute(_APPEND_SQL[min(count, 2), batch.command_id is not None], params,
+                                prepare=True).fetchall()
+        except psycopg.errors.UniqueViolation as exc:
+            if exc.diag.constraint_name in _RETRYABLE:
+                return None  # a stale head or a recorded command id: _settle says which
+            raise RejectedBatchError(batch.stream_id, str(exc).splitlines()[0]) from exc
+        except psycopg.errors.IntegrityError as exc:
+            raise RejectedBatchError(batch.stream_id, str(exc).splitlines()[0]) from exc
+        if count == 0:
+            return [] if rows else None
+        if len(rows) != count:
+            return None
+        self._remember(batch.stream_id, batch.expected_version + count, links[-1][2])
+        if count == 1:
+            return [batch.recorded(0, links[0], int(rows[0][0]))]
+        positions = {int(r[0]): int(r[1]) for r in rows}
+        return [batch.recorded(i, link, positions[batch.expected_version + i + 1])
+                for i, link in enumerate(links)]
+
+    def _settle(
+        self,
+        conn: psycopg.Connection[Row],
+        stream_id: str,
+        expected_version: int,
+        command_id: str | None,
+        digest: str | None,
+    ) -> str | list[RecordedEvent]:
+        """After a refused append (or with no cached head): what the append must answer.
+
+        The first result of a retried command (a list), or the head hash to append
+        after; raises if the command id was used for another command or the stream
+        is not at ``expected_version``.
+        """
+        row = conn.execute(_SETTLE, {"command_id": command_id, "stream": stream_id}).fetchone()
+        assert row is not None
+        recorded_stream, recorded_digest, first, last, version, hash_ = row
+        if recorded_stream is not None:
+            if recorded_stream == stream_id and recorded_digest == digest:
+                return self._read_range(conn, stream_id, int(first), int(last))
+            raise CommandConflictError(str(command_id), stream_id, str(recorded_stream))
+        version = 0 if version is None else int(version)
+        hash_ = GENESIS_HASH if hash_ is None else str(hash_)
+        if version:
+            self._remember(stream_id, version, hash_)
+        if version != expected_version:
+            raise ConcurrencyError(stream_id, expected_version, version)
+        return hash_
 
     def _cached_head(self, stream_id: str, version: int) -> str | None:
         head = self._heads.get(stream_id)
@@ -308,13 +480,71 @@ class PostgresEventStore:
         return str(row[0])
 
 
-def _draft_json(
-    version: int, event: NewEvent, recorded_at: Any, prev_hash: str, hash_: str
-) -> JSONDict:
-    return {
-        "version": version, "event_id": str(event.event_id), "type": event.type,
-        "schema_version": event.schema_version, "payload": event.payload,
-        "recorded_at": format_time(recorded_at), "actor_kind": event.actor.kind,
-        "actor_seat": event.actor.seat, "rules_version": event.rules_version,
-        "prev_hash": prev_hash, "hash": hash_,
-    }
+class _Batch:
+    """One append's events, numbered and chained as ``draft_batch`` does, with the
+    canonical JSON of the command and of every payload computed once: it is what
+    the rows store and what the hashes cover."""
+
+    __slots__ = ("command", "command_id", "command_json", "digest", "events",
+                 "expected_version", "payloads", "stream_id")
+
+    def __init__(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str | None,
+        command: JSONDict | None,
+    ) -> None:
+        self.stream_id = stream_id
+        self.expected_version = expected_version
+        self.events = events
+        self.command_id = command_id
+        self.command = command
+        self.command_json = canonical_json(command)
+        self.digest = None if command_id is None else command_digest_json(stream_id, self.command_json)
+        self.payloads = [canonical_json(e.payload) for e in events]
+
+    def chain(self, prev_hash: str) -> list[tuple[datetime, str, str]]:
+        """(recorded_at, prev_hash, hash) of each event, after ``prev_hash``."""
+        now = utc_now()
+        links = []
+        for offset, (e, payload_json) in enumerate(zip(self.events, self.payloads, strict=True), 1):
+            at = normalize_time(e.recorded_at) if e.recorded_at else now
+            hash_ = event_hash_json(
+                stream_id=self.stream_id, version=self.expected_version + offset,
+                event_id=e.event_id, type=e.type, schema_version=e.schema_version,
+                payload_json=payload_json, recorded_at=at, actor=e.actor,
+                command_id=self.command_id, command_json=self.command_json,
+                rules_version=e.rules_version, prev_hash=prev_hash,
+            )
+            links.append((at, prev_hash, hash_))
+            prev_hash = hash_
+        return links
+
+    def events_json(self, links: list[tuple[datetime, str, str]]) -> str:
+        """The batch as the JSON array the append statement reads (json_to_recordset)."""
+        parts = []
+        for offset, (e, payload_json, (at, prev_hash, hash_)) in enumerate(
+            zip(self.events, self.payloads, links, strict=True), 1
+        ):
+            head = _json({
+                "version": self.expected_version + offset, "event_id": str(e.event_id),
+                "type": e.type, "schema_version": e.schema_version,
+                "recorded_at": format_time(at), "actor_kind": e.actor.kind,
+                "actor_seat": e.actor.seat, "rules_version": e.rules_version,
+                "prev_hash": prev_hash, "hash": hash_,
+            })
+            parts.append(head[:-1] + ',"payload":' + payload_json + "}")
+        return "[" + ",".join(parts) + "]"
+
+    def recorded(self, index: int, link: tuple[datetime, str, str], position: int) -> RecordedEvent:
+        e = self.events[index]
+        at, prev_hash, hash_ = link
+        return RecordedEvent(
+            stream_id=self.stream_id, version=self.expected_version + index + 1,
+            position=position, event_id=e.event_id, type=e.type,
+            schema_version=e.schema_version, payload=e.payload, recorded_at=at, actor=e.actor,
+            command_id=self.command_id, command=self.command, rules_version=e.rules_version,
+            prev_hash=prev_hash, hash=hash_,
+        )
