@@ -1,17 +1,20 @@
 """Event store benchmark (run by hand, not in tests).
 
-1. Appends per second to PostgreSQL, one command per transaction, three contenders
-   in the same run, interleaved round by round (medians of ``--rounds``):
+1. Appends per second to PostgreSQL, one command per transaction, four contenders
+   in the same run, interleaved in slices of ``--slice`` commands (medians of
+   ``--rounds``, and the median of the per-round ratios):
    * paiju: ``PostgresEventStore.append`` with every guarantee on (expected
      version, idempotency record, hash chain, global order lock, NOTIFY);
    * eventsourcing: ``PostgresApplicationRecorder.insert_events`` (its own
      optimistic concurrency by primary key, table lock for the notification order);
-   * plain: one single-row INSERT per event, one commit each (no guarantees).
+   * plain: one single-row INSERT per event, one commit each (no guarantees);
+   * plain envelope: paiju's full event row into a copy of its events table, one
+     commit each, no checks (what the row itself costs).
 2. Table load time for a ``--load-events`` stream: a full replay beside loading
    the latest snapshot plus the tail. The fold is pluggable: ``--fold module:name``
    naming a ``LoadCase`` (initial state, fold, snapshotter).
 
-    .venv/bin/python benchmarks/bench_store.py --rounds 5 --commands 2000
+    .venv/bin/python benchmarks/bench_store.py --rounds 7 --commands 2000
 
 Needs ``pip install 'eventsourcing[postgres]'`` (the ``bench`` extra).
 """
@@ -77,44 +80,64 @@ def discard_event(n: int) -> NewEvent:
                     Actor.of_seat(n % 4), "bench-1")
 
 
-def run_paiju(store: PostgresEventStore, commands: int, streams: int, per: int, tag: str) -> float:
-    versions = dict.fromkeys((f"{tag}-{s}" for s in range(streams)), 0)
-    names = list(versions)
-    started = time.perf_counter()
-    for n in range(commands):
-        stream = names[n % streams]
-        events = [discard_event(n + k) for k in range(per)]
-        store.append(stream, versions[stream], events, command_id=str(uuid.uuid4()),
-                     command={"kind": "discard", "seat": n % 4, "tile": f"{n % 9 + 1}m"})
-        versions[stream] += per
-    return time.perf_counter() - started
+Runner = Callable[[int], None]
+"""Appends ``n`` more commands; each contender keeps its own streams and versions."""
 
 
-def run_eventsourcing(recorder: Any, commands: int, streams: int, per: int) -> float:
+def paiju_runner(store: PostgresEventStore, streams: int, per: int) -> Runner:
+    names = [f"table-{s}" for s in range(streams)]
+    versions = [0] * streams
+    done = [0]
+
+    def run(commands: int) -> None:
+        for _ in range(commands):
+            n = done[0]
+            done[0] += 1
+            s = n % streams
+            store.append(names[s], versions[s], [discard_event(n + k) for k in range(per)],
+                         command_id=str(uuid.uuid4()),
+                         command={"kind": "discard", "seat": n % 4, "tile": f"{n % 9 + 1}m"})
+            versions[s] += per
+
+    return run
+
+
+def eventsourcing_runner(recorder: Any, streams: int, per: int) -> Runner:
     from eventsourcing.persistence import StoredEvent
 
     ids = [uuid.uuid4() for _ in range(streams)]
     versions = [0] * streams
-    started = time.perf_counter()
-    for n in range(commands):
-        s = n % streams
-        batch = []
-        for k in range(per):
-            state = json.dumps({"seat": (n + k) % 4, "tile": f"{(n + k) % 9 + 1}m"}).encode()
-            batch.append(StoredEvent(ids[s], versions[s] + k + 1, "tile_discarded", state))
-        recorder.insert_events(batch)
-        versions[s] += per
-    return time.perf_counter() - started
+    done = [0]
+
+    def run(commands: int) -> None:
+        for _ in range(commands):
+            n = done[0]
+            done[0] += 1
+            s = n % streams
+            batch = []
+            for k in range(per):
+                state = json.dumps({"seat": (n + k) % 4, "tile": f"{(n + k) % 9 + 1}m"}).encode()
+                batch.append(StoredEvent(ids[s], versions[s] + k + 1, "tile_discarded", state))
+            recorder.insert_events(batch)
+            versions[s] += per
+
+    return run
 
 
-def run_plain(conn: psycopg.Connection[Any], commands: int, streams: int, per: int) -> float:
-    started = time.perf_counter()
-    for n in range(commands * per):
-        conn.execute(
-            "INSERT INTO plain_events (stream_id, version, payload) VALUES (%s, %s, %s)",
-            (f"s{n % streams}", n, json.dumps({"seat": n % 4, "tile": f"{n % 9 + 1}m"})),
-        )
-    return time.perf_counter() - started
+def plain_runner(conn: psycopg.Connection[Any], streams: int, per: int) -> Runner:
+    """One single-row INSERT per event, one commit each (autocommit), no checks."""
+    done = [0]
+
+    def run(commands: int) -> None:
+        for _ in range(commands * per):
+            n = done[0]
+            done[0] += 1
+            conn.execute(
+                "INSERT INTO plain_events (stream_id, version, payload) VALUES (%s, %s, %s)",
+                (f"s{n % streams}", n, json.dumps({"seat": n % 4, "tile": f"{n % 9 + 1}m"})),
+            )
+
+    return run
 
 
 _ENVELOPE_INSERT = (
@@ -124,25 +147,36 @@ _ENVELOPE_INSERT = (
 )
 
 
-def run_plain_envelope(
-    conn: psycopg.Connection[Any], commands: int, streams: int, per: int, tag: str
-) -> float:
+def plain_envelope_runner(conn: psycopg.Connection[Any], streams: int, per: int) -> Runner:
     """The full envelope row into a copy of paiju's events table, one commit each, no checks."""
     versions = [0] * streams
-    started = time.perf_counter()
-    for n in range(commands * per):
-        s = n % streams
-        versions[s] += 1
-        conn.execute(_ENVELOPE_INSERT, (
-            f"{tag}-{s}", versions[s], uuid.uuid4(), "tile_discarded", 1,
-            json.dumps({"seat": n % 4, "tile": f"{n % 9 + 1}m"}), utc_now(), "seat", n % 4,
-            str(uuid.uuid4()), json.dumps({"kind": "discard", "seat": n % 4}), "bench-1",
-            "0" * 64, "f" * 64,
-        ))
-    return time.perf_counter() - started
+    done = [0]
+
+    def run(commands: int) -> None:
+        for _ in range(commands * per):
+            n = done[0]
+            done[0] += 1
+            s = n % streams
+            versions[s] += 1
+            conn.execute(_ENVELOPE_INSERT, (
+                f"table-{s}", versions[s], uuid.uuid4(), "tile_discarded", 1,
+                json.dumps({"seat": n % 4, "tile": f"{n % 9 + 1}m"}), utc_now(), "seat", n % 4,
+                str(uuid.uuid4()), json.dumps({"kind": "discard", "seat": n % 4}), "bench-1",
+                "0" * 64, "f" * 64,
+            ))
+
+    return run
 
 
 def bench_appends(args: argparse.Namespace, dsn: str, schema: str) -> dict[str, Any]:
+    """Commands per second of each contender, interleaved in slices of ``--slice`` commands.
+
+    A round gives every contender ``--commands`` commands, cut into slices; slice
+    by slice each contender runs its next slice (the starting contender rotates),
+    so that whatever else the machine is doing falls on all of them alike. A
+    contender's rate in a round is its commands over the time spent in its own
+    slices.
+    """
     from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 
     store = PostgresEventStore(dsn, schema=f"{schema}_paiju")
@@ -162,32 +196,50 @@ def bench_appends(args: argparse.Namespace, dsn: str, schema: str) -> dict[str, 
         sql.Identifier(f"{schema}_paiju")))
     plain.execute("CREATE TABLE plain_events (id bigserial PRIMARY KEY, stream_id text NOT NULL,"
                   " version integer NOT NULL, payload jsonb NOT NULL)")
-    rates: dict[str, list[float]] = {
-        "paiju": [], "eventsourcing": [], "plain": [], "plain_envelope": []}
-    runners: dict[str, Callable[[int, int], float]] = {
-        "paiju": lambda r, n: run_paiju(store, n, args.streams, args.per, f"r{r}"),
-        "eventsourcing": lambda r, n: run_eventsourcing(recorder, n, args.streams, args.per),
-        "plain": lambda r, n: run_plain(plain, n, args.streams, args.per),
-        "plain_envelope": lambda r, n: run_plain_envelope(plain, n, args.streams, args.per, f"r{r}"),
+    runners: dict[str, Runner] = {
+        "paiju": paiju_runner(store, args.streams, args.per),
+        "eventsourcing": eventsourcing_runner(recorder, args.streams, args.per),
+        "plain": plain_runner(plain, args.streams, args.per),
+        "plain_envelope": plain_envelope_runner(plain, args.streams, args.per),
     }
     for run in runners.values():  # warm-up: connections, prepared statements, caches
-        run(-1, 200)
+        run(200)
     order = list(runners)
+    rates: dict[str, list[float]] = {name: [] for name in order}
+    turn = 0
     for r in range(args.rounds):
-        for name in order[r % len(order):] + order[: r % len(order)]:
-            seconds = runners[name](r, args.commands)
-            rates[name].append(args.commands / seconds)
+        spent = dict.fromkeys(order, 0.0)
+        left = args.commands
+        while left > 0:
+            n = min(args.slice, left)
+            left -= n
+            for name in order[turn % len(order):] + order[: turn % len(order)]:
+                started = time.perf_counter()
+                runners[name](n)
+                spent[name] += time.perf_counter() - started
+            turn += 1
+        for name in order:
+            rates[name].append(args.commands / spent[name])
         print(f"round {r + 1}: " + ", ".join(f"{n} {rates[n][-1]:.0f}" for n in order) + " commands/s")
     store.close()
     plain.close()
     datastore.close()
     med = {name: statistics.median(values) for name, values in rates.items()}
+
+    def paired(other: str) -> float:
+        return statistics.median(p / o for p, o in zip(rates["paiju"], rates[other], strict=True))
+
     return {
         "commands_per_s": med,
         "events_per_s": {name: value * args.per for name, value in med.items()},
         "paiju_vs_eventsourcing": med["paiju"] / med["eventsourcing"],
         "paiju_vs_plain": med["paiju"] / med["plain"],
         "plain_envelope_vs_plain": med["plain_envelope"] / med["plain"],
+        "per_round_median": {
+            "paiju_vs_eventsourcing": paired("eventsourcing"),
+            "paiju_vs_plain": paired("plain"),
+            "paiju_vs_plain_envelope": paired("plain_envelope"),
+        },
     }
 
 
@@ -231,6 +283,8 @@ def main() -> None:
     parser.add_argument("--per", type=int, default=1, help="events per command")
     parser.add_argument("--streams", type=int, default=8, help="tables written round-robin")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--slice", type=int, default=100,
+                        help="commands a contender runs before the next one takes its turn")
     parser.add_argument("--load-events", type=int, default=1000)
     parser.add_argument("--load-rounds", type=int, default=20)
     parser.add_argument("--fold", help="module:name of a LoadCase (default: count discards)")
