@@ -159,7 +159,12 @@ def _waits_wild(counts: Sequence[int], wild: int) -> list[Tile]:
     sets, pairs, honour_sets, honour_pair = _needs(counts)
     work = list(counts[:NUM_KINDS])
     found: list[Tile] = []
-    for t in range(NUM_KINDS):
+    # A natural suited tile saves at most the one wildcard that could have stood in its place,
+    # so a hand needing more than one wildcard beyond those held can wait on an honour at most.
+    candidates = range(NUM_KINDS)
+    if _combine(sets, pairs, honour_sets, honour_pair) > wild + 1:
+        candidates = range(27, NUM_KINDS)
+    for t in candidates:
         if work[t] >= 4:
             continue
         work[t] += 1
