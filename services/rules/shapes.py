@@ -189,6 +189,8 @@ def _seven_pairs_waits(
     if sum(counts[:NUM_KINDS]) + wild != 13:
         return []
     odd = {t for t in range(NUM_KINDS) if counts[t] % 2}
+    if len(odd) > wild + 1:
+        return []  # one more tile fixes one odd kind; the wildcards pair the rest or nothing
     found: list[Tile] = []
     for t in range(NUM_KINDS):
         if counts[t] >= 4 or (counts[t] == 3 and not quad_as_two_pairs):
