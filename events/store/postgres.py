@@ -1,17 +1,18 @@
 """The PostgreSQL event store (psycopg 3, ``psycopg_pool``).
 
-Global order — why a tailer can never overtake. Every append runs the SQL
-function ``paiju_append`` (see ``events/migrations/0001_initial.postgres.sql``)
-which first takes ``pg_advisory_xact_lock`` on one key per schema, and only then
-draws positions from the identity sequence (``CACHE 1``). The lock is released
-after the commit is visible, so appends commit one at a time in position order
-and every reader's snapshot contains a gap-free prefix of the committed
-positions: reading ``position >= p`` never skips an event that commits later.
-We chose a lock over a transaction-id horizon (``pg_snapshot_xmin``) because it
-keeps ``position`` itself the cursor, with no extra filter for readers. It is an
+Global order — why a tailer can never overtake. Every append first takes
+``pg_advisory_xact_lock`` on one key per schema, and only then draws positions
+from the identity sequence (``CACHE 1``). The lock is released after the commit
+is visible, so appends commit one at a time in position order and every
+reader's snapshot contains a gap-free prefix of the committed positions:
+reading ``position >= p`` never skips an event that commits later. We chose a
+lock over a transaction-id horizon (``pg_snapshot_xmin``) because it keeps
+``position`` itself the cursor, with no extra filter for readers. It is an
 advisory lock rather than ``LOCK TABLE events``: a table lock would also conflict
 with autovacuum on ``events`` (appends would stall behind an anti-wraparound
-vacuum). Aborted appends leave gaps in positions, which tailers ignore.
+vacuum). Aborted appends leave gaps in positions, which tailers ignore. The SQL
+function ``paiju_append`` of the first migration takes the same lock on the same
+key, so clients that still call it keep the order with this one.
 
 One round trip per command: the client computes the hash chain from the head it
 last saw of the stream (kept in a small cache), and sends one prepared SQL
@@ -26,22 +27,27 @@ does not match, writes nothing and sends the client to ``_settle``: one query
 for the command's record and the current head, which answers with the first
 result of a retried command, a ``CommandConflictError``, a ``ConcurrencyError``
 naming both versions, or (the head is where the caller expected but the cached
-hash was missing or stale) the hash to retry with. The SQL function
-``paiju_append`` of the first migration keeps the same contract and the same
-lock, for clients of that version.
+hash was missing or stale) the hash to retry with.
+
+On the connection kept for appends the statement goes straight through libpq
+(``_run``: prepared once per connection, parameters as text), which saves
+psycopg's per-call work; a thread that finds that connection busy takes one
+from the pool and the same statement through ``conn.execute``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg import sql
+from psycopg import pq, sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
@@ -69,6 +75,7 @@ from events.store.base import (
 from events.store.migrations import migrate_postgres
 
 Row = tuple[Any, ...]
+_CONN_OK = pq.ConnStatus.OK
 _ATTEMPTS = 3  # appends whose cached head hash was missing or stale, before giving up
 _json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 _ROW_COLUMNS = ("stream_id, version, event_id, type, schema_version, payload, recorded_at,"
@@ -78,21 +85,31 @@ _ROW_COLUMNS = ("stream_id, version, event_id, type, schema_version, payload, re
 def _append_sql(count: int, with_command: bool) -> str:
     """The append statement for ``count`` events (0, 1, or 2 meaning "several").
 
-    ``ok`` takes the lock, then yields one row if the head is (expected, prev);
-    every insert reads from the step before it, so positions are drawn under the
-    lock. One event travels as scalar parameters, several as a JSON array.
+    ``ok`` takes the lock, then yields one row if the stream continues from
+    (expected, prev): with events to insert, the event at ``expected`` has hash
+    ``prev`` (a stream already past ``expected`` fails the unique index on
+    (stream_id, version) when they are inserted); with none, the head is exactly
+    (expected, prev). Every insert reads from the step before it, so positions are
+    drawn under the lock. One event travels as scalar parameters, several as a JSON array.
     Returns one row per event inserted (for "several": version and position), or,
     for no events, one row if the append was accepted.
     """
-    steps = [
-        "ok AS MATERIALIZED ("
-        "SELECT 1 AS ok"
-        " FROM (SELECT pg_advisory_xact_lock(hashtext('paiju_append:' || current_schema()))) AS l"
-        " LEFT JOIN LATERAL (SELECT e.version, e.hash FROM events e WHERE e.stream_id = %(stream)s"
-        " ORDER BY e.version DESC LIMIT 1) AS h ON true"
-        f" WHERE coalesce(h.version, 0) = %(expected)s::int AND coalesce(h.hash, '{GENESIS_HASH}')"
-        " = %(prev)s::text)"
-    ]
+    lock = "(SELECT pg_advisory_xact_lock(hashtext('paiju_append:' || current_schema()))) AS l"
+    if count == 0:  # nothing to insert: the head itself must be (expected, prev)
+        check = (
+            f" FROM {lock} LEFT JOIN LATERAL (SELECT e.version, e.hash FROM events e"
+            " WHERE e.stream_id = %(stream)s ORDER BY e.version DESC LIMIT 1) AS h ON true"
+            f" WHERE coalesce(h.version, 0) = %(expected)s::int"
+            f" AND coalesce(h.hash, '{GENESIS_HASH}') = %(prev)s::text"
+        )
+    else:  # the event at `expected` must be `prev`; a later one fails the unique version index
+        check = (
+            f" FROM {lock} WHERE CASE WHEN %(expected)s::int = 0"
+            f" THEN %(prev)s::text = '{GENESIS_HASH}'"
+            " ELSE (SELECT e.hash FROM events e WHERE e.stream_id = %(stream)s"
+            " AND e.version = %(expected)s::int) = %(prev)s::text END"
+        )
+    steps = [f"ok AS MATERIALIZED (SELECT 1 AS ok{check})"]
     source = "ok"
     if with_command:
         last = "%(expected)s::int + %(count)s::int" if count > 1 else f"%(expected)s::int + {count}"
@@ -127,7 +144,25 @@ def _append_sql(count: int, with_command: bool) -> str:
     return "WITH " + ", ".join(steps) + f" SELECT version, position, {notify} FROM ev"
 
 
-_APPEND_SQL = {(n, c): _append_sql(n, c) for n in (0, 1, 2) for c in (False, True)}
+class _Statement:
+    """One append statement: psycopg's form (named placeholders) and libpq's ($n, by position)."""
+
+    __slots__ = ("name", "names", "positional", "text")
+
+    def __init__(self, count: int, with_command: bool) -> None:
+        self.text = _append_sql(count, with_command)
+        self.name = f"paiju_append_{count}_{int(with_command)}".encode()
+        self.names: list[str] = []
+
+        def number(match: re.Match[str]) -> str:
+            if match.group(1) not in self.names:
+                self.names.append(match.group(1))
+            return f"${self.names.index(match.group(1)) + 1}"
+
+        self.positional = re.sub(r"%\((\w+)\)s", number, self.text).encode()
+
+
+_APPEND_SQL = {(n, c): _Statement(n, c) for n in (0, 1, 2) for c in (False, True)}
 _SETTLE = (
     "SELECT c.stream_id, c.digest, c.first_version, c.last_version, h.version, h.hash"
     " FROM (SELECT 1) AS one"
@@ -163,6 +198,8 @@ class PostgresEventStore:
         # a thread that finds it busy takes one from the pool instead.
         self._append_lock = threading.Lock()
         self._append_conn: psycopg.Connection[Row] | None = None
+        self._prepared: set[bytes] = set()  # append statements prepared on _append_conn
+        self._encoding = "utf-8"  # _append_conn's client encoding
         with psycopg.connect(conninfo, autocommit=True) as conn:
             migrate_postgres(conn, schema)
         self._pool: ConnectionPool[psycopg.Connection[Row]] = ConnectionPool(
@@ -208,11 +245,13 @@ class PostgresEventStore:
                                     command_id, command)
         try:
             conn = self._append_conn
-            if conn is None or conn.broken or conn.closed:
+            if conn is None or conn.pgconn.status != _CONN_OK:  # none yet, or closed or broken
                 if conn is not None:
                     self._append_conn = None
                     self._pool.putconn(conn)
+                self._prepared.clear()
                 conn = self._append_conn = self._pool.getconn()
+                self._encoding = conn.info.encoding
             return self._append(conn, stream_id, expected_version, prev_hash, events,
                                 command_id, command)
         finally:
@@ -264,9 +303,12 @@ class PostgresEventStore:
             )
         elif count > 1:
             params["events"] = batch.events_json(links)
+        statement = _APPEND_SQL[min(count, 2), batch.command_id is not None]
         try:
-            rows = conn.execute(_APPEND_SQL[min(count, 2), batch.command_id is not None], params,
-                                prepare=True).fetchall()
+            if conn is self._append_conn:
+                rows = self._run(conn, statement, params)
+            else:
+                rows = conn.execute(statement.text, params, prepare=True).fetchall()
         except psycopg.errors.UniqueViolation as exc:
             if exc.diag.constraint_name in _RETRYABLE:
                 return None  # a stale head or a recorded command id: _settle says which
@@ -283,6 +325,31 @@ class PostgresEventStore:
         positions = {int(r[0]): int(r[1]) for r in rows}
         return [batch.recorded(i, link, positions[batch.expected_version + i + 1])
                 for i, link in enumerate(links)]
+
+    def _run(
+        self, conn: psycopg.Connection[Row], statement: _Statement, params: dict[str, Any]
+    ) -> list[Row]:
+        """Execute ``statement`` straight through libpq (the dedicated connection only).
+
+        The same prepared statement and the same errors as ``conn.execute``, without
+        psycopg's per-call work (a cursor, adapting by type, a result to load):
+        the parameters go as text, and the rows come back as bytes. Held under
+        ``_append_lock``, so nothing else uses ``conn`` meanwhile.
+        """
+        pgconn = conn.pgconn
+        encoding = self._encoding
+        if statement.name not in self._prepared:
+            result = pgconn.prepare(statement.name, statement.positional)
+            if result.status != pq.ExecStatus.COMMAND_OK:
+                raise _error(pgconn, result, encoding)
+            self._prepared.add(statement.name)
+        values: list[Any] = [  # None is NULL
+            _TEXT.get(type(v), _text)(v, encoding) for v in map(params.__getitem__, statement.names)]
+        result = pgconn.exec_prepared(statement.name, values)
+        if result.status != pq.ExecStatus.TUPLES_OK:
+            raise _error(pgconn, result, encoding)
+        columns = result.nfields
+        return [tuple(result.get_value(r, c) for c in range(columns)) for r in range(result.ntuples)]
 
     def _settle(
         self,
@@ -548,3 +615,32 @@ class _Batch:
             command_id=self.command_id, command=self.command, rules_version=e.rules_version,
             prev_hash=prev_hash, hash=hash_,
         )
+
+
+_TEXT: dict[type, Callable[[Any, str], bytes | None]] = {
+    str: str.encode,
+    int: lambda value, _: int.__repr__(value).encode(),
+    type(None): lambda value, _: None,
+}
+
+
+def _text(value: Any, encoding: str) -> bytes | None:
+    """A parameter in PostgreSQL's text format."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value.encode(encoding)
+    if isinstance(value, int):
+        return int.__repr__(int(value)).encode()
+    if isinstance(value, datetime):
+        return format_time(value).encode()
+    if isinstance(value, uuid.UUID):
+        return str(value).encode()
+    raise TypeError(f"no text form for a {type(value).__name__} parameter")
+
+
+def _error(pgconn: pq.abc.PGconn, result: pq.abc.PGresult, encoding: str) -> psycopg.Error:
+    """The exception psycopg raises for a failed ``result``."""
+    if pgconn.status == pq.ConnStatus.BAD:
+        return psycopg.OperationalError(pq.error_message(result, encoding=encoding))
+    return psycopg.errors.error_from_result(result, encoding=encoding)
