@@ -35,7 +35,7 @@ _canonical = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
 ).encode  # what json.dumps builds on every call with these options
 _json_str = json.encoder.encode_basestring  # how that encoder writes a str (ensure_ascii=False)
-_actor_json: dict[Actor, str] = {}
+_actor_json: dict[tuple[type, str, int | None], str] = {}
 
 
 def canonical_json(value: Any) -> str:
@@ -86,38 +86,40 @@ def event_hash_json(
     *,
     stream_id: str,
     version: int,
-    event_id: uuid.UUID,
+    event_id: str,
     type: str,
     schema_version: int,
     payload_json: str,
-    recorded_at: datetime,
+    recorded_at: str,
     actor: Actor,
     command_id: str | None,
     command_json: str,
     rules_version: str,
     prev_hash: str,
 ) -> str:
-    """``event_hash``, given ``canonical_json`` of the payload and of the command.
+    """``event_hash``, from the texts a store writes anyway.
 
-    For a store that writes those two texts anyway. The canonical JSON of an
-    object is its members in key order, each value encoded on its own with the
-    same options, so the content is spliced from its parts: the same bytes, hence
-    the same hash, as ``event_hash`` of the same content, without encoding the
-    payload and the command a second time.
+    ``payload_json`` and ``command_json`` are ``canonical_json`` of the payload and
+    of the command, ``event_id`` is ``str(event_id)`` and ``recorded_at`` is
+    ``format_time(recorded_at)``. The canonical JSON of an object is its members
+    in key order, each value encoded on its own with the same options, so the
+    content is spliced from its parts: the same bytes, hence the same hash, as
+    ``event_hash`` of the same content, without encoding anything twice.
     """
-    actor_json = _actor_json.get(actor)
+    key = (actor.__class__, actor.kind, actor.seat)
+    actor_json = _actor_json.get(key)
     if actor_json is None:
         actor_json = _canonical(actor.to_dict())
         if len(_actor_json) < 64:
-            _actor_json[actor] = actor_json
+            _actor_json[key] = actor_json
     content = "".join((
         '{"actor":', actor_json,
         ',"command":', command_json,
         ',"command_id":', _scalar_json(command_id),
-        ',"event_id":', _json_str(str(event_id)),
+        ',"event_id":', _json_str(event_id),
         ',"payload":', payload_json,
         ',"prev_hash":', _scalar_json(prev_hash),
-        ',"recorded_at":', _json_str(format_time(recorded_at)),
+        ',"recorded_at":', _json_str(recorded_at),
         ',"rules_version":', _scalar_json(rules_version),
         ',"schema_version":', _scalar_json(schema_version),
         ',"stream_id":', _scalar_json(stream_id),

@@ -41,8 +41,7 @@ import json
 import re
 import threading
 import time
-import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -288,19 +287,25 @@ class PostgresEventStore:
         """Run the append statement: the events recorded, or None if it was not accepted."""
         links = batch.chain(prev_hash)
         count = len(links)
-        params: dict[str, Any] = {
-            "stream": batch.stream_id, "expected": batch.expected_version, "prev": prev_hash,
-            "channel": self._channel, "command_id": batch.command_id, "digest": batch.digest,
-            "command": None if batch.command is None else batch.command_json, "count": count,
+        # Every parameter as text (None is NULL); the statement casts each one.
+        params: dict[str, str | None] = {
+            "stream": batch.stream_id, "expected": f"{batch.expected_version:d}",
+            "prev": prev_hash, "channel": self._channel, "command_id": batch.command_id,
+            "digest": batch.digest, "command": None if batch.command is None else batch.command_json,
+            "count": f"{count:d}",
         }
         if count == 1:
             e = batch.events[0]
-            at, _, hash_ = links[0]
-            params.update(
-                event_id=e.event_id, type=e.type, schema_version=e.schema_version,
-                payload=batch.payloads[0], recorded_at=at, actor_kind=e.actor.kind,
-                actor_seat=e.actor.seat, rules_version=e.rules_version, hash=hash_,
-            )
+            link = links[0]
+            params["event_id"] = link.event_id
+            params["type"] = e.type
+            params["schema_version"] = f"{e.schema_version:d}"
+            params["payload"] = batch.payloads[0]
+            params["recorded_at"] = link.recorded_at
+            params["actor_kind"] = e.actor.kind
+            params["actor_seat"] = None if e.actor.seat is None else f"{e.actor.seat:d}"
+            params["rules_version"] = e.rules_version
+            params["hash"] = link.hash
         elif count > 1:
             params["events"] = batch.events_json(links)
         statement = _APPEND_SQL[min(count, 2), batch.command_id is not None]
@@ -319,7 +324,7 @@ class PostgresEventStore:
             return [] if rows else None
         if len(rows) != count:
             return None
-        self._remember(batch.stream_id, batch.expected_version + count, links[-1][2])
+        self._remember(batch.stream_id, batch.expected_version + count, links[-1].hash)
         if count == 1:
             return [batch.recorded(0, links[0], int(rows[0][0]))]
         positions = {int(r[0]): int(r[1]) for r in rows}
@@ -327,14 +332,14 @@ class PostgresEventStore:
                 for i, link in enumerate(links)]
 
     def _run(
-        self, conn: psycopg.Connection[Row], statement: _Statement, params: dict[str, Any]
+        self, conn: psycopg.Connection[Row], statement: _Statement, params: dict[str, str | None]
     ) -> list[Row]:
         """Execute ``statement`` straight through libpq (the dedicated connection only).
 
         The same prepared statement and the same errors as ``conn.execute``, without
-        psycopg's per-call work (a cursor, adapting by type, a result to load):
-        the parameters go as text, and the rows come back as bytes. Held under
-        ``_append_lock``, so nothing else uses ``conn`` meanwhile.
+        psycopg's per-call work (a cursor, adapters, a result to load): the rows
+        come back as bytes. Held under ``_append_lock``, so nothing else uses
+        ``conn`` meanwhile.
         """
         pgconn = conn.pgconn
         encoding = self._encoding
@@ -343,13 +348,15 @@ class PostgresEventStore:
             if result.status != pq.ExecStatus.COMMAND_OK:
                 raise _error(pgconn, result, encoding)
             self._prepared.add(statement.name)
-        values: list[Any] = [  # None is NULL
-            _TEXT.get(type(v), _text)(v, encoding) for v in map(params.__getitem__, statement.names)]
+        values: list[Any] = [
+            None if v is None else v.encode(encoding) for v in map(params.__getitem__, statement.names)]
         result = pgconn.exec_prepared(statement.name, values)
         if result.status != pq.ExecStatus.TUPLES_OK:
             raise _error(pgconn, result, encoding)
-        columns = result.nfields
-        return [tuple(result.get_value(r, c) for c in range(columns)) for r in range(result.ntuples)]
+        if result.ntuples == 1 and result.nfields == 2:  # one event: position, notify
+            return [(result.get_value(0, 0),)]
+        columns = range(result.nfields)
+        return [tuple(result.get_value(r, c) for c in columns) for r in range(result.ntuples)]
 
     def _settle(
         self,
@@ -572,71 +579,61 @@ class _Batch:
         self.digest = None if command_id is None else command_digest_json(stream_id, self.command_json)
         self.payloads = [canonical_json(e.payload) for e in events]
 
-    def chain(self, prev_hash: str) -> list[tuple[datetime, str, str]]:
-        """(recorded_at, prev_hash, hash) of each event, after ``prev_hash``."""
+    def chain(self, prev_hash: str) -> list[_Link]:
+        """Each event's time, texts and hashes, chained after ``prev_hash``."""
         now = utc_now()
         links = []
         for offset, (e, payload_json) in enumerate(zip(self.events, self.payloads, strict=True), 1):
             at = normalize_time(e.recorded_at) if e.recorded_at else now
-            hash_ = event_hash_json(
+            link = _Link(at, format_time(at), str(e.event_id), prev_hash)
+            link.hash = prev_hash = event_hash_json(
                 stream_id=self.stream_id, version=self.expected_version + offset,
-                event_id=e.event_id, type=e.type, schema_version=e.schema_version,
-                payload_json=payload_json, recorded_at=at, actor=e.actor,
+                event_id=link.event_id, type=e.type, schema_version=e.schema_version,
+                payload_json=payload_json, recorded_at=link.recorded_at, actor=e.actor,
                 command_id=self.command_id, command_json=self.command_json,
                 rules_version=e.rules_version, prev_hash=prev_hash,
             )
-            links.append((at, prev_hash, hash_))
-            prev_hash = hash_
+            links.append(link)
         return links
 
-    def events_json(self, links: list[tuple[datetime, str, str]]) -> str:
+    def events_json(self, links: list[_Link]) -> str:
         """The batch as the JSON array the append statement reads (json_to_recordset)."""
         parts = []
-        for offset, (e, payload_json, (at, prev_hash, hash_)) in enumerate(
+        for offset, (e, payload_json, link) in enumerate(
             zip(self.events, self.payloads, links, strict=True), 1
         ):
             head = _json({
-                "version": self.expected_version + offset, "event_id": str(e.event_id),
+                "version": self.expected_version + offset, "event_id": link.event_id,
                 "type": e.type, "schema_version": e.schema_version,
-                "recorded_at": format_time(at), "actor_kind": e.actor.kind,
+                "recorded_at": link.recorded_at, "actor_kind": e.actor.kind,
                 "actor_seat": e.actor.seat, "rules_version": e.rules_version,
-                "prev_hash": prev_hash, "hash": hash_,
+                "prev_hash": link.prev_hash, "hash": link.hash,
             })
             parts.append(head[:-1] + ',"payload":' + payload_json + "}")
         return "[" + ",".join(parts) + "]"
 
-    def recorded(self, index: int, link: tuple[datetime, str, str], position: int) -> RecordedEvent:
+    def recorded(self, index: int, link: _Link, position: int) -> RecordedEvent:
         e = self.events[index]
-        at, prev_hash, hash_ = link
         return RecordedEvent(
             stream_id=self.stream_id, version=self.expected_version + index + 1,
             position=position, event_id=e.event_id, type=e.type,
-            schema_version=e.schema_version, payload=e.payload, recorded_at=at, actor=e.actor,
-            command_id=self.command_id, command=self.command, rules_version=e.rules_version,
-            prev_hash=prev_hash, hash=hash_,
+            schema_version=e.schema_version, payload=e.payload, recorded_at=link.at,
+            actor=e.actor, command_id=self.command_id, command=self.command,
+            rules_version=e.rules_version, prev_hash=link.prev_hash, hash=link.hash,
         )
 
 
-_TEXT: dict[type, Callable[[Any, str], bytes | None]] = {
-    str: str.encode,
-    int: lambda value, _: int.__repr__(value).encode(),
-    type(None): lambda value, _: None,
-}
+class _Link:
+    """One event of a batch in its chain: its time, and the texts written and hashed."""
 
+    __slots__ = ("at", "event_id", "hash", "prev_hash", "recorded_at")
 
-def _text(value: Any, encoding: str) -> bytes | None:
-    """A parameter in PostgreSQL's text format."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value.encode(encoding)
-    if isinstance(value, int):
-        return int.__repr__(int(value)).encode()
-    if isinstance(value, datetime):
-        return format_time(value).encode()
-    if isinstance(value, uuid.UUID):
-        return str(value).encode()
-    raise TypeError(f"no text form for a {type(value).__name__} parameter")
+    def __init__(self, at: datetime, recorded_at: str, event_id: str, prev_hash: str) -> None:
+        self.at = at
+        self.recorded_at = recorded_at  # format_time(at)
+        self.event_id = event_id  # str(event.event_id)
+        self.prev_hash = prev_hash
+        self.hash = ""
 
 
 def _error(pgconn: pq.abc.PGconn, result: pq.abc.PGresult, encoding: str) -> psycopg.Error:
