@@ -29,7 +29,8 @@ result of a retried command, a ``CommandConflictError``, a ``ConcurrencyError``
 naming both versions, or (the head is where the caller expected but the cached
 hash was missing or stale) the hash to retry with.
 
-On the connection kept for appends the statement goes straight through libpq
+On the connection kept for appends (one more than the pool's, opened at the
+first append) the statement goes straight through libpq
 (``_run``: prepared once per connection, parameters as text), which saves
 psycopg's per-call work; a thread that finds that connection busy takes one
 from the pool and the same statement through ``conn.execute``.
@@ -193,8 +194,8 @@ class PostgresEventStore:
         self._listen_lock = threading.Lock()
         self._listener: psycopg.Connection[Row] | None = None
         self._channel = f"paiju_events:{schema}"
-        # Appends use one connection kept out of the pool (no checkout per command);
-        # a thread that finds it busy takes one from the pool instead.
+        # Appends use one more connection, of their own, outside the pool (no checkout
+        # per command); a thread that finds it busy takes one from the pool instead.
         self._append_lock = threading.Lock()
         self._append_conn: psycopg.Connection[Row] | None = None
         self._prepared: set[bytes] = set()  # append statements prepared on _append_conn
@@ -213,7 +214,7 @@ class PostgresEventStore:
     def close(self) -> None:
         with self._append_lock:
             if self._append_conn is not None:
-                self._pool.putconn(self._append_conn)
+                self._append_conn.close()
                 self._append_conn = None
         self._pool.close()
         with self._listen_lock:
@@ -247,9 +248,10 @@ class PostgresEventStore:
             if conn is None or conn.pgconn.status != _CONN_OK:  # none yet, or closed or broken
                 if conn is not None:
                     self._append_conn = None
-                    self._pool.putconn(conn)
+                    conn.close()
                 self._prepared.clear()
-                conn = self._append_conn = self._pool.getconn()
+                conn = psycopg.connect(self.conninfo, **self._connect_kwargs())
+                self._append_conn = conn
                 self._encoding = conn.info.encoding
             return self._append(conn, stream_id, expected_version, prev_hash, events,
                                 command_id, command)
