@@ -75,6 +75,8 @@ from events.store.base import (
 from events.store.migrations import migrate_postgres
 
 Row = tuple[Any, ...]
+_SCALAR_EVENTS = 8  # batches up to this size travel as scalar parameters
+_MANY = _SCALAR_EVENTS + 1  # the statement for larger batches (a JSON array)
 _CONN_OK = pq.ConnStatus.OK
 _ATTEMPTS = 3  # appends whose cached head hash was missing or stale, before giving up
 _json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
@@ -83,16 +85,17 @@ _ROW_COLUMNS = ("stream_id, version, event_id, type, schema_version, payload, re
 
 
 def _append_sql(count: int, with_command: bool) -> str:
-    """The append statement for ``count`` events (0, 1, or 2 meaning "several").
+    """The append statement for ``count`` events (``_MANY``: any number, as a JSON array).
 
     ``ok`` takes the lock, then yields one row if the stream continues from
     (expected, prev): with events to insert, the event at ``expected`` has hash
     ``prev`` (a stream already past ``expected`` fails the unique index on
     (stream_id, version) when they are inserted); with none, the head is exactly
     (expected, prev). Every insert reads from the step before it, so positions are
-    drawn under the lock. One event travels as scalar parameters, several as a JSON array.
-    Returns one row per event inserted (for "several": version and position), or,
-    for no events, one row if the append was accepted.
+    drawn under the lock. Up to ``_SCALAR_EVENTS`` events travel as scalar
+    parameters (event i's ``prev_hash`` is event i-1's ``hash``), more as a JSON
+    array. Returns one row per event inserted (position, or version and position),
+    or, for no events, one row if the append was accepted.
     """
     lock = "(SELECT pg_advisory_xact_lock(hashtext('paiju_append:' || current_schema()))) AS l"
     if count == 0:  # nothing to insert: the head itself must be (expected, prev)
@@ -112,11 +115,11 @@ def _append_sql(count: int, with_command: bool) -> str:
     steps = [f"ok AS MATERIALIZED (SELECT 1 AS ok{check})"]
     source = "ok"
     if with_command:
-        last = "%(expected)s::int + %(count)s::int" if count > 1 else f"%(expected)s::int + {count}"
+        last = "%(count)s::int" if count == _MANY else str(count)
         steps.append(
             "cm AS (INSERT INTO commands (command_id, stream_id, digest, first_version, last_version)"
             " SELECT %(command_id)s::text, %(stream)s, %(digest)s::text, %(expected)s::int + 1,"
-            f" {last} FROM ok RETURNING 1 AS ok)"
+            f" %(expected)s::int + {last} FROM ok RETURNING 1 AS ok)"
         )
         source = "cm"
     command = "%(command_id)s::text, %(command)s::json"
@@ -132,14 +135,28 @@ def _append_sql(count: int, with_command: bool) -> str:
             f" %(prev)s::text, %(hash)s::text FROM {source} RETURNING position)"
         )
         return "WITH " + ", ".join(steps) + f" SELECT position, {notify} FROM ev"
+    if count == _MANY:
+        rows = (
+            "json_to_recordset(%(events)s::json) AS x(version integer, event_id uuid, type text,"
+            " schema_version integer, payload json, recorded_at timestamptz, actor_kind text,"
+            " actor_seat smallint, rules_version text, prev_hash text, hash text)"
+        )
+    else:
+        rows = "(VALUES " + ", ".join(
+            f"(%(expected)s::int + {i}, %(event_id_{i})s::uuid, %(type_{i})s::text,"
+            f" %(schema_version_{i})s::int, %(payload_{i})s::json,"
+            f" %(recorded_at_{i})s::timestamptz, %(actor_kind_{i})s::text,"
+            f" %(actor_seat_{i})s::smallint, %(rules_version_{i})s::text,"
+            + (" %(prev)s::text" if i == 1 else f" %(hash_{i - 1})s::text")
+            + f", %(hash_{i})s::text)"
+            for i in range(1, count + 1)
+        ) + (") AS x(version, event_id, type, schema_version, payload, recorded_at, actor_kind,"
+             " actor_seat, rules_version, prev_hash, hash)")
     steps.append(
         f"ev AS (INSERT INTO events AS e ({_ROW_COLUMNS})"
         " SELECT %(stream)s::text, x.version, x.event_id, x.type, x.schema_version, x.payload,"
         f" x.recorded_at, x.actor_kind, x.actor_seat, {command}, x.rules_version, x.prev_hash,"
-        f" x.hash FROM {source}, json_to_recordset(%(events)s::json) AS x("
-        "version integer, event_id uuid, type text, schema_version integer, payload json,"
-        " recorded_at timestamptz, actor_kind text, actor_seat smallint, rules_version text,"
-        " prev_hash text, hash text) ORDER BY x.version RETURNING e.version, e.position)"
+        f" x.hash FROM {source}, {rows} ORDER BY x.version RETURNING e.version, e.position)"
     )
     return "WITH " + ", ".join(steps) + f" SELECT version, position, {notify} FROM ev"
 
@@ -162,7 +179,7 @@ class _Statement:
         self.positional = re.sub(r"%\((\w+)\)s", number, self.text).encode()
 
 
-_APPEND_SQL = {(n, c): _Statement(n, c) for n in (0, 1, 2) for c in (False, True)}
+_APPEND_SQL = {(n, c): _Statement(n, c) for n in range(_MANY + 1) for c in (False, True)}
 _SETTLE = (
     "SELECT c.stream_id, c.digest, c.first_version, c.last_version, h.version, h.hash"
     " FROM (SELECT 1) AS one"
@@ -308,9 +325,22 @@ class PostgresEventStore:
             params["actor_seat"] = None if e.actor.seat is None else f"{e.actor.seat:d}"
             params["rules_version"] = e.rules_version
             params["hash"] = link.hash
-        elif count > 1:
+        elif count <= _SCALAR_EVENTS:
+            for i, (e, payload_json, link) in enumerate(
+                zip(batch.events, batch.payloads, links, strict=True), 1
+            ):
+                params[f"event_id_{i}"] = link.event_id
+                params[f"type_{i}"] = e.type
+                params[f"schema_version_{i}"] = f"{e.schema_version:d}"
+                params[f"payload_{i}"] = payload_json
+                params[f"recorded_at_{i}"] = link.recorded_at
+                params[f"actor_kind_{i}"] = e.actor.kind
+                params[f"actor_seat_{i}"] = None if e.actor.seat is None else f"{e.actor.seat:d}"
+                params[f"rules_version_{i}"] = e.rules_version
+                params[f"hash_{i}"] = link.hash
+        else:
             params["events"] = batch.events_json(links)
-        statement = _APPEND_SQL[min(count, 2), batch.command_id is not None]
+        statement = _APPEND_SQL[min(count, _MANY), batch.command_id is not None]
         try:
             if conn is self._append_conn:
                 rows = self._run(conn, statement, params)
