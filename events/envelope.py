@@ -31,7 +31,9 @@ class Actor:
 
     def __post_init__(self) -> None:
         if self.kind not in ACTOR_KINDS:
-            raise ValueError(f"unknown actor kind {self.kind!r}; expected one of {sorted(ACTOR_KINDS)}")
+            raise ValueError(
+                f"unknown actor kind {self.kind!r}; expected one of {sorted(ACTOR_KINDS)}"
+            )
         if self.kind == "seat":
             if self.seat is None or isinstance(self.seat, bool) or self.seat not in SEATS:
                 raise ValueError(f"a seat actor needs a seat 0-3, got {self.seat!r}")

@@ -112,21 +112,35 @@ def event_hash_json(
         actor_json = _canonical(actor.to_dict())
         if len(_actor_json) < 64:
             _actor_json[key] = actor_json
-    content = "".join((
-        '{"actor":', actor_json,
-        ',"command":', command_json,
-        ',"command_id":', _scalar_json(command_id),
-        ',"event_id":', _json_str(event_id),
-        ',"payload":', payload_json,
-        ',"prev_hash":', _scalar_json(prev_hash),
-        ',"recorded_at":', _json_str(recorded_at),
-        ',"rules_version":', _scalar_json(rules_version),
-        ',"schema_version":', _scalar_json(schema_version),
-        ',"stream_id":', _scalar_json(stream_id),
-        ',"type":', _scalar_json(type),
-        ',"version":', _scalar_json(version),
-        "}",
-    ))
+    content = "".join(
+        (
+            '{"actor":',
+            actor_json,
+            ',"command":',
+            command_json,
+            ',"command_id":',
+            _scalar_json(command_id),
+            ',"event_id":',
+            _json_str(event_id),
+            ',"payload":',
+            payload_json,
+            ',"prev_hash":',
+            _scalar_json(prev_hash),
+            ',"recorded_at":',
+            _json_str(recorded_at),
+            ',"rules_version":',
+            _scalar_json(rules_version),
+            ',"schema_version":',
+            _scalar_json(schema_version),
+            ',"stream_id":',
+            _scalar_json(stream_id),
+            ',"type":',
+            _scalar_json(type),
+            ',"version":',
+            _scalar_json(version),
+            "}",
+        )
+    )
     return sha256_hex(content)
 
 
@@ -166,7 +180,9 @@ def command_digest(stream_id: str, command: dict[str, Any] | None) -> str:
 
 def command_digest_json(stream_id: str, command_json: str) -> str:
     """``command_digest``, given ``canonical_json(command)`` (spliced as in ``event_hash_json``)."""
-    return sha256_hex('{"command":' + command_json + ',"stream_id":' + _scalar_json(stream_id) + "}")
+    return sha256_hex(
+        '{"command":' + command_json + ',"stream_id":' + _scalar_json(stream_id) + "}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +206,9 @@ class ChainBroken(Exception):
         self.broken = broken
 
 
-def find_break(events: Iterable[RecordedEvent], *, expected_head: int | None = None) -> ChainBreak | None:
+def find_break(
+    events: Iterable[RecordedEvent], *, expected_head: int | None = None
+) -> ChainBreak | None:
     """The first break in one or more streams (events grouped per stream, in stream order)."""
     streams: dict[str, list[RecordedEvent]] = {}
     for event in events:
@@ -220,28 +238,42 @@ def _find_stream_break(
             pointed = known.get(event.prev_hash)
             if pointed is not None:
                 return ChainBreak(
-                    stream_id, "reordered", index, event.event_id,
+                    stream_id,
+                    "reordered",
+                    index,
+                    event.event_id,
                     f"found where version {index} belongs, but it follows version {pointed.version}",
                 )
             return ChainBreak(
-                stream_id, "removed", index, event.event_id,
+                stream_id,
+                "removed",
+                index,
+                event.event_id,
                 f"the event before it is missing (stored version {event.version})",
             )
         if recompute_hash(event) != event.hash:
-            return ChainBreak(stream_id, "altered", index, event.event_id, "content does not match its hash")
+            return ChainBreak(
+                stream_id, "altered", index, event.event_id, "content does not match its hash"
+            )
         if event.version != index:
             return ChainBreak(
                 stream_id, "altered", index, event.event_id, f"stored version {event.version}"
             )
         if prev_position is not None and event.position <= prev_position:
             return ChainBreak(
-                stream_id, "reordered", index, event.event_id,
+                stream_id,
+                "reordered",
+                index,
+                event.event_id,
                 f"global position {event.position} is not after {prev_position}",
             )
         prev_hash, prev_position = event.hash, event.position
     if expected_head is not None and len(stream) < expected_head:
         return ChainBreak(
-            stream_id, "truncated", len(stream) + 1, None,
+            stream_id,
+            "truncated",
+            len(stream) + 1,
+            None,
             f"stream ends at version {len(stream)}, expected {expected_head}",
         )
     return None

@@ -65,7 +65,9 @@ class EventRegistry:
         def decorate(fn: Upcaster) -> Upcaster:
             key = (type, from_version)
             if key in self._upcasters:
-                raise RegistryError(f"an upcaster for {type!r} v{from_version} is already registered")
+                raise RegistryError(
+                    f"an upcaster for {type!r} v{from_version} is already registered"
+                )
             self._upcasters[key] = fn
             return fn
 

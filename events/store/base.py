@@ -147,11 +147,20 @@ class Draft:
     def recorded(self, position: int) -> RecordedEvent:
         e = self.event
         return RecordedEvent(
-            stream_id=self.stream_id, version=self.version, position=position,
-            event_id=e.event_id, type=e.type, schema_version=e.schema_version,
-            payload=e.payload, recorded_at=self.recorded_at, actor=e.actor,
-            command_id=self.command_id, command=self.command,
-            rules_version=e.rules_version, prev_hash=self.prev_hash, hash=self.hash,
+            stream_id=self.stream_id,
+            version=self.version,
+            position=position,
+            event_id=e.event_id,
+            type=e.type,
+            schema_version=e.schema_version,
+            payload=e.payload,
+            recorded_at=self.recorded_at,
+            actor=e.actor,
+            command_id=self.command_id,
+            command=self.command,
+            rules_version=e.rules_version,
+            prev_hash=self.prev_hash,
+            hash=self.hash,
         )
 
 
@@ -170,10 +179,18 @@ def draft_batch(
         at = normalize_time(event.recorded_at) if event.recorded_at else now
         version = expected_version + offset
         digest = event_hash(
-            stream_id=stream_id, version=version, event_id=event.event_id, type=event.type,
-            schema_version=event.schema_version, payload=event.payload, recorded_at=at,
-            actor=event.actor, command_id=command_id, command=command,
-            rules_version=event.rules_version, prev_hash=prev_hash,
+            stream_id=stream_id,
+            version=version,
+            event_id=event.event_id,
+            type=event.type,
+            schema_version=event.schema_version,
+            payload=event.payload,
+            recorded_at=at,
+            actor=event.actor,
+            command_id=command_id,
+            command=command,
+            rules_version=event.rules_version,
+            prev_hash=prev_hash,
         )
         drafts.append(Draft(stream_id, version, event, at, command_id, command, prev_hash, digest))
         prev_hash = digest
@@ -191,15 +208,38 @@ def check_append_args(stream_id: str, expected_version: int, command_id: str | N
 
 def row_to_event(row: Sequence[Any]) -> RecordedEvent:
     """Build an event from a row in ``EVENT_COLUMNS`` order (JSON already decoded)."""
-    (position, stream_id, version, event_id, type_, schema_version, payload, recorded_at,
-     actor_kind, actor_seat, command_id, command, rules_version, prev_hash, hash_) = row
+    (
+        position,
+        stream_id,
+        version,
+        event_id,
+        type_,
+        schema_version,
+        payload,
+        recorded_at,
+        actor_kind,
+        actor_seat,
+        command_id,
+        command,
+        rules_version,
+        prev_hash,
+        hash_,
+    ) = row
     return RecordedEvent(
-        stream_id=stream_id, version=version, position=position,
+        stream_id=stream_id,
+        version=version,
+        position=position,
         event_id=event_id if isinstance(event_id, uuid.UUID) else uuid.UUID(event_id),
-        type=type_, schema_version=schema_version, payload=payload,
-        recorded_at=normalize_time(recorded_at), actor=Actor(actor_kind, actor_seat),
-        command_id=command_id, command=command, rules_version=rules_version,
-        prev_hash=prev_hash, hash=hash_,
+        type=type_,
+        schema_version=schema_version,
+        payload=payload,
+        recorded_at=normalize_time(recorded_at),
+        actor=Actor(actor_kind, actor_seat),
+        command_id=command_id,
+        command=command,
+        rules_version=rules_version,
+        prev_hash=prev_hash,
+        hash=hash_,
     )
 
 

@@ -16,7 +16,7 @@ key, so clients that still call it keep the order with this one.
 
 One round trip per command: the client computes the hash chain from the head it
 last saw of the stream (kept in a small cache), and sends one prepared SQL
-statement (``_append_sql``) whose data-modifying CTEs, in the one implicit
+statement (``append_sql``) whose data-modifying CTEs, in the one implicit
 transaction of an autocommit statement, take the append lock, check the head
 (version and hash), insert the idempotency record and the events, and notify
 ``paiju_events:<schema>``. The statement's snapshot is taken before it waits
@@ -38,12 +38,9 @@ from the pool and the same statement through ``conn.execute``.
 
 from __future__ import annotations
 
-import json
-import re
 import threading
 import time
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -51,15 +48,11 @@ from psycopg import pq, sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from events.envelope import JSONDict, NewEvent, RecordedEvent, normalize_time, utc_now
+from events.envelope import JSONDict, NewEvent, RecordedEvent
 from events.fairness import commit_seed
 from events.hashchain import (
     GENESIS_HASH,
-    canonical_json,
     command_digest,
-    command_digest_json,
-    event_hash_json,
-    format_time,
 )
 from events.store.base import (
     EVENT_COLUMNS,
@@ -73,121 +66,20 @@ from events.store.base import (
     row_to_event,
 )
 from events.store.migrations import migrate_postgres
+from events.store.pg_append import (
+    APPEND_SQL,
+    ATTEMPTS,
+    CONN_OK,
+    MANY,
+    RETRYABLE,
+    SCALAR_EVENTS,
+    SETTLE,
+    Batch,
+    Statement,
+    pg_error,
+)
 
 Row = tuple[Any, ...]
-_SCALAR_EVENTS = 8  # batches up to this size travel as scalar parameters
-_MANY = _SCALAR_EVENTS + 1  # the statement for larger batches (a JSON array)
-_CONN_OK = pq.ConnStatus.OK
-_ATTEMPTS = 3  # appends whose cached head hash was missing or stale, before giving up
-_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
-_ROW_COLUMNS = ("stream_id, version, event_id, type, schema_version, payload, recorded_at,"
-                " actor_kind, actor_seat, command_id, command, rules_version, prev_hash, hash")
-
-
-def _append_sql(count: int, with_command: bool) -> str:
-    """The append statement for ``count`` events (``_MANY``: any number, as a JSON array).
-
-    ``ok`` takes the lock, then yields one row if the stream continues from
-    (expected, prev): with events to insert, the event at ``expected`` has hash
-    ``prev`` (a stream already past ``expected`` fails the unique index on
-    (stream_id, version) when they are inserted); with none, the head is exactly
-    (expected, prev). Every insert reads from the step before it, so positions are
-    drawn under the lock. Up to ``_SCALAR_EVENTS`` events travel as scalar
-    parameters (event i's ``prev_hash`` is event i-1's ``hash``), more as a JSON
-    array. Returns one row per event inserted (position, or version and position),
-    or, for no events, one row if the append was accepted.
-    """
-    lock = "(SELECT pg_advisory_xact_lock(hashtext('paiju_append:' || current_schema()))) AS l"
-    if count == 0:  # nothing to insert: the head itself must be (expected, prev)
-        check = (
-            f" FROM {lock} LEFT JOIN LATERAL (SELECT e.version, e.hash FROM events e"
-            " WHERE e.stream_id = %(stream)s ORDER BY e.version DESC LIMIT 1) AS h ON true"
-            f" WHERE coalesce(h.version, 0) = %(expected)s::int"
-            f" AND coalesce(h.hash, '{GENESIS_HASH}') = %(prev)s::text"
-        )
-    else:  # the event at `expected` must be `prev`; a later one fails the unique version index
-        check = (
-            f" FROM {lock} WHERE CASE WHEN %(expected)s::int = 0"
-            f" THEN %(prev)s::text = '{GENESIS_HASH}'"
-            " ELSE (SELECT e.hash FROM events e WHERE e.stream_id = %(stream)s"
-            " AND e.version = %(expected)s::int) = %(prev)s::text END"
-        )
-    steps = [f"ok AS MATERIALIZED (SELECT 1 AS ok{check})"]
-    source = "ok"
-    if with_command:
-        last = "%(count)s::int" if count == _MANY else str(count)
-        steps.append(
-            "cm AS (INSERT INTO commands (command_id, stream_id, digest, first_version, last_version)"
-            " SELECT %(command_id)s::text, %(stream)s, %(digest)s::text, %(expected)s::int + 1,"
-            f" %(expected)s::int + {last} FROM ok RETURNING 1 AS ok)"
-        )
-        source = "cm"
-    command = "%(command_id)s::text, %(command)s::json"
-    notify = "(SELECT pg_notify(%(channel)s::text, ''))"
-    if count == 0:
-        return "WITH " + ", ".join(steps) + f" SELECT ok FROM {source}"
-    if count == 1:
-        steps.append(
-            f"ev AS (INSERT INTO events ({_ROW_COLUMNS})"
-            " SELECT %(stream)s::text, %(expected)s::int + 1, %(event_id)s::uuid, %(type)s::text,"
-            " %(schema_version)s::int, %(payload)s::json, %(recorded_at)s::timestamptz,"
-            f" %(actor_kind)s::text, %(actor_seat)s::smallint, {command}, %(rules_version)s::text,"
-            f" %(prev)s::text, %(hash)s::text FROM {source} RETURNING position)"
-        )
-        return "WITH " + ", ".join(steps) + f" SELECT position, {notify} FROM ev"
-    if count == _MANY:
-        rows = (
-            "json_to_recordset(%(events)s::json) AS x(version integer, event_id uuid, type text,"
-            " schema_version integer, payload json, recorded_at timestamptz, actor_kind text,"
-            " actor_seat smallint, rules_version text, prev_hash text, hash text)"
-        )
-    else:
-        rows = "(VALUES " + ", ".join(
-            f"(%(expected)s::int + {i}, %(event_id_{i})s::uuid, %(type_{i})s::text,"
-            f" %(schema_version_{i})s::int, %(payload_{i})s::json,"
-            f" %(recorded_at_{i})s::timestamptz, %(actor_kind_{i})s::text,"
-            f" %(actor_seat_{i})s::smallint, %(rules_version_{i})s::text,"
-            + (" %(prev)s::text" if i == 1 else f" %(hash_{i - 1})s::text")
-            + f", %(hash_{i})s::text)"
-            for i in range(1, count + 1)
-        ) + (") AS x(version, event_id, type, schema_version, payload, recorded_at, actor_kind,"
-             " actor_seat, rules_version, prev_hash, hash)")
-    steps.append(
-        f"ev AS (INSERT INTO events AS e ({_ROW_COLUMNS})"
-        " SELECT %(stream)s::text, x.version, x.event_id, x.type, x.schema_version, x.payload,"
-        f" x.recorded_at, x.actor_kind, x.actor_seat, {command}, x.rules_version, x.prev_hash,"
-        f" x.hash FROM {source}, {rows} ORDER BY x.version RETURNING e.version, e.position)"
-    )
-    return "WITH " + ", ".join(steps) + f" SELECT version, position, {notify} FROM ev"
-
-
-class _Statement:
-    """One append statement: psycopg's form (named placeholders) and libpq's ($n, by position)."""
-
-    __slots__ = ("name", "names", "positional", "text")
-
-    def __init__(self, count: int, with_command: bool) -> None:
-        self.text = _append_sql(count, with_command)
-        self.name = f"paiju_append_{count}_{int(with_command)}".encode()
-        self.names: list[str] = []
-
-        def number(match: re.Match[str]) -> str:
-            if match.group(1) not in self.names:
-                self.names.append(match.group(1))
-            return f"${self.names.index(match.group(1)) + 1}"
-
-        self.positional = re.sub(r"%\((\w+)\)s", number, self.text).encode()
-
-
-_APPEND_SQL = {(n, c): _Statement(n, c) for n in range(_MANY + 1) for c in (False, True)}
-_SETTLE = (
-    "SELECT c.stream_id, c.digest, c.first_version, c.last_version, h.version, h.hash"
-    " FROM (SELECT 1) AS one"
-    " LEFT JOIN commands c ON c.command_id = %(command_id)s::text"
-    " LEFT JOIN LATERAL (SELECT e.version, e.hash FROM events e WHERE e.stream_id = %(stream)s::text"
-    " ORDER BY e.version DESC LIMIT 1) AS h ON true"
-)
-_RETRYABLE = frozenset({"events_stream_version", "commands_pkey"})
 
 
 class PostgresEventStore:
@@ -220,7 +112,10 @@ class PostgresEventStore:
         with psycopg.connect(conninfo, autocommit=True) as conn:
             migrate_postgres(conn, schema)
         self._pool: ConnectionPool[psycopg.Connection[Row]] = ConnectionPool(
-            conninfo, min_size=min_size, max_size=max_size, open=True,
+            conninfo,
+            min_size=min_size,
+            max_size=max_size,
+            open=True,
             kwargs=self._connect_kwargs(),
         )
 
@@ -255,14 +150,19 @@ class PostgresEventStore:
         command: JSONDict | None = None,
     ) -> list[RecordedEvent]:
         check_append_args(stream_id, expected_version, command_id)
-        prev_hash = GENESIS_HASH if expected_version == 0 else self._cached_head(stream_id, expected_version)
+        prev_hash = (
+            GENESIS_HASH
+            if expected_version == 0
+            else self._cached_head(stream_id, expected_version)
+        )
         if not self._append_lock.acquire(blocking=False):
             with self._pool.connection() as pooled:
-                return self._append(pooled, stream_id, expected_version, prev_hash, events,
-                                    command_id, command)
+                return self._append(
+                    pooled, stream_id, expected_version, prev_hash, events, command_id, command
+                )
         try:
             conn = self._append_conn
-            if conn is None or conn.pgconn.status != _CONN_OK:  # none yet, or closed or broken
+            if conn is None or conn.pgconn.status != CONN_OK:  # none yet, or closed or broken
                 if conn is not None:
                     self._append_conn = None
                     conn.close()
@@ -270,8 +170,9 @@ class PostgresEventStore:
                 conn = psycopg.connect(self.conninfo, **self._connect_kwargs())
                 self._append_conn = conn
                 self._encoding = conn.info.encoding
-            return self._append(conn, stream_id, expected_version, prev_hash, events,
-                                command_id, command)
+            return self._append(
+                conn, stream_id, expected_version, prev_hash, events, command_id, command
+            )
         finally:
             self._append_lock.release()
 
@@ -287,8 +188,8 @@ class PostgresEventStore:
     ) -> list[RecordedEvent]:
         # The canonical JSON of the command and of each payload is written as is and
         # spliced into the hashed content (events.hashchain.event_hash_json).
-        batch = _Batch(stream_id, expected_version, events, command_id, command)
-        for _attempt in range(_ATTEMPTS):
+        batch = Batch(stream_id, expected_version, events, command_id, command)
+        for _attempt in range(ATTEMPTS):
             if prev_hash is None:
                 settled = self._settle(conn, stream_id, expected_version, command_id, batch.digest)
                 if isinstance(settled, list):
@@ -301,16 +202,20 @@ class PostgresEventStore:
         raise StoreError(f"stream {stream_id!r}: could not agree on the head hash")
 
     def _insert(
-        self, conn: psycopg.Connection[Row], batch: _Batch, prev_hash: str
+        self, conn: psycopg.Connection[Row], batch: Batch, prev_hash: str
     ) -> list[RecordedEvent] | None:
         """Run the append statement: the events recorded, or None if it was not accepted."""
         links = batch.chain(prev_hash)
         count = len(links)
         # Every parameter as text (None is NULL); the statement casts each one.
         params: dict[str, str | None] = {
-            "stream": batch.stream_id, "expected": f"{batch.expected_version:d}",
-            "prev": prev_hash, "channel": self._channel, "command_id": batch.command_id,
-            "digest": batch.digest, "command": None if batch.command is None else batch.command_json,
+            "stream": batch.stream_id,
+            "expected": f"{batch.expected_version:d}",
+            "prev": prev_hash,
+            "channel": self._channel,
+            "command_id": batch.command_id,
+            "digest": batch.digest,
+            "command": None if batch.command is None else batch.command_json,
             "count": f"{count:d}",
         }
         if count == 1:
@@ -325,7 +230,7 @@ class PostgresEventStore:
             params["actor_seat"] = None if e.actor.seat is None else f"{e.actor.seat:d}"
             params["rules_version"] = e.rules_version
             params["hash"] = link.hash
-        elif count <= _SCALAR_EVENTS:
+        elif count <= SCALAR_EVENTS:
             for i, (e, payload_json, link) in enumerate(
                 zip(batch.events, batch.payloads, links, strict=True), 1
             ):
@@ -340,14 +245,14 @@ class PostgresEventStore:
                 params[f"hash_{i}"] = link.hash
         else:
             params["events"] = batch.events_json(links)
-        statement = _APPEND_SQL[min(count, _MANY), batch.command_id is not None]
+        statement = APPEND_SQL[min(count, MANY), batch.command_id is not None]
         try:
             if conn is self._append_conn:
                 rows = self._run(conn, statement, params)
             else:
                 rows = conn.execute(statement.text, params, prepare=True).fetchall()
         except psycopg.errors.UniqueViolation as exc:
-            if exc.diag.constraint_name in _RETRYABLE:
+            if exc.diag.constraint_name in RETRYABLE:
                 return None  # a stale head or a recorded command id: _settle says which
             raise RejectedBatchError(batch.stream_id, str(exc).splitlines()[0]) from exc
         except psycopg.errors.IntegrityError as exc:
@@ -360,11 +265,13 @@ class PostgresEventStore:
         if count == 1:
             return [batch.recorded(0, links[0], int(rows[0][0]))]
         positions = {int(r[0]): int(r[1]) for r in rows}
-        return [batch.recorded(i, link, positions[batch.expected_version + i + 1])
-                for i, link in enumerate(links)]
+        return [
+            batch.recorded(i, link, positions[batch.expected_version + i + 1])
+            for i, link in enumerate(links)
+        ]
 
     def _run(
-        self, conn: psycopg.Connection[Row], statement: _Statement, params: dict[str, str | None]
+        self, conn: psycopg.Connection[Row], statement: Statement, params: dict[str, str | None]
     ) -> list[Row]:
         """Execute ``statement`` straight through libpq (the dedicated connection only).
 
@@ -378,13 +285,15 @@ class PostgresEventStore:
         if statement.name not in self._prepared:
             result = pgconn.prepare(statement.name, statement.positional)
             if result.status != pq.ExecStatus.COMMAND_OK:
-                raise _error(pgconn, result, encoding)
+                raise pg_error(pgconn, result, encoding)
             self._prepared.add(statement.name)
         values: list[Any] = [
-            None if v is None else v.encode(encoding) for v in map(params.__getitem__, statement.names)]
+            None if v is None else v.encode(encoding)
+            for v in map(params.__getitem__, statement.names)
+        ]
         result = pgconn.exec_prepared(statement.name, values)
         if result.status != pq.ExecStatus.TUPLES_OK:
-            raise _error(pgconn, result, encoding)
+            raise pg_error(pgconn, result, encoding)
         if result.ntuples == 1 and result.nfields == 2:  # one event: position, notify
             return [(result.get_value(0, 0),)]
         columns = range(result.nfields)
@@ -404,7 +313,7 @@ class PostgresEventStore:
         after; raises if the command id was used for another command or the stream
         is not at ``expected_version``.
         """
-        row = conn.execute(_SETTLE, {"command_id": command_id, "stream": stream_id}).fetchone()
+        row = conn.execute(SETTLE, {"command_id": command_id, "stream": stream_id}).fetchone()
         assert row is not None
         recorded_stream, recorded_digest, first, last, version, hash_ = row
         if recorded_stream is not None:
@@ -434,7 +343,8 @@ class PostgresEventStore:
         with self._pool.connection() as conn:
             found = conn.execute(
                 "SELECT stream_id, digest, first_version, last_version FROM commands"
-                " WHERE command_id = %s", (command_id,),
+                " WHERE command_id = %s",
+                (command_id,),
             ).fetchone()
             if found is None:
                 return None
@@ -448,7 +358,8 @@ class PostgresEventStore:
     ) -> list[RecordedEvent]:
         rows = conn.execute(
             f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = %s"
-            " AND version BETWEEN %s AND %s ORDER BY version", (stream_id, first, last),
+            " AND version BETWEEN %s AND %s ORDER BY version",
+            (stream_id, first, last),
         ).fetchall()
         return [row_to_event(r) for r in rows]
 
@@ -456,7 +367,8 @@ class PostgresEventStore:
         with self._pool.connection() as conn:
             rows = conn.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version >= %s"
-                " ORDER BY version", (stream_id, from_version),
+                " ORDER BY version",
+                (stream_id, from_version),
             ).fetchall()
         events = [row_to_event(r) for r in rows]
         if events:
@@ -467,7 +379,8 @@ class PostgresEventStore:
         with self._pool.connection() as conn:
             rows = conn.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events WHERE position >= %s"
-                " ORDER BY position LIMIT %s", (from_position, limit),
+                " ORDER BY position LIMIT %s",
+                (from_position, limit),
             ).fetchall()
         return [row_to_event(r) for r in rows]
 
@@ -523,7 +436,9 @@ class PostgresEventStore:
     def save_snapshot(
         self, stream_id: str, version: int, state: bytes | JSONDict, schema: str
     ) -> None:
-        as_json, as_bytes = (None, bytes(state)) if isinstance(state, bytes) else (Jsonb(state), None)
+        as_json, as_bytes = (
+            (None, bytes(state)) if isinstance(state, bytes) else (Jsonb(state), None)
+        )
         with self._pool.connection() as conn:
             conn.execute(
                 "INSERT INTO snapshots (stream_id, version, schema_tag, state_json, state_bytes)"
@@ -538,7 +453,8 @@ class PostgresEventStore:
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT version, schema_tag, state_json, state_bytes, created_at FROM snapshots"
-                " WHERE stream_id = %s", (stream_id,),
+                " WHERE stream_id = %s",
+                (stream_id,),
             ).fetchone()
         if row is None or (schema is not None and row[1] != schema):
             return None
@@ -569,7 +485,8 @@ class PostgresEventStore:
     def load_seed(self, stream_id: str, hand: int) -> str:
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT seed FROM sealed_seeds WHERE stream_id = %s AND hand = %s", (stream_id, hand)
+                "SELECT seed FROM sealed_seeds WHERE stream_id = %s AND hand = %s",
+                (stream_id, hand),
             ).fetchone()
         if row is None:
             raise SeedError(f"stream {stream_id!r} hand {hand}: no sealed seed")
@@ -579,97 +496,9 @@ class PostgresEventStore:
         with self._pool.connection() as conn:
             row = conn.execute(
                 "UPDATE sealed_seeds SET revealed_at = coalesce(revealed_at, now())"
-                " WHERE stream_id = %s AND hand = %s RETURNING seed", (stream_id, hand),
+                " WHERE stream_id = %s AND hand = %s RETURNING seed",
+                (stream_id, hand),
             ).fetchone()
         if row is None:
             raise SeedError(f"stream {stream_id!r} hand {hand}: no sealed seed")
         return str(row[0])
-
-
-class _Batch:
-    """One append's events, numbered and chained as ``draft_batch`` does, with the
-    canonical JSON of the command and of every payload computed once: it is what
-    the rows store and what the hashes cover."""
-
-    __slots__ = ("command", "command_id", "command_json", "digest", "events",
-                 "expected_version", "payloads", "stream_id")
-
-    def __init__(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command_id: str | None,
-        command: JSONDict | None,
-    ) -> None:
-        self.stream_id = stream_id
-        self.expected_version = expected_version
-        self.events = events
-        self.command_id = command_id
-        self.command = command
-        self.command_json = canonical_json(command)
-        self.digest = None if command_id is None else command_digest_json(stream_id, self.command_json)
-        self.payloads = [canonical_json(e.payload) for e in events]
-
-    def chain(self, prev_hash: str) -> list[_Link]:
-        """Each event's time, texts and hashes, chained after ``prev_hash``."""
-        now = utc_now()
-        links = []
-        for offset, (e, payload_json) in enumerate(zip(self.events, self.payloads, strict=True), 1):
-            at = normalize_time(e.recorded_at) if e.recorded_at else now
-            link = _Link(at, format_time(at), str(e.event_id), prev_hash)
-            link.hash = prev_hash = event_hash_json(
-                stream_id=self.stream_id, version=self.expected_version + offset,
-                event_id=link.event_id, type=e.type, schema_version=e.schema_version,
-                payload_json=payload_json, recorded_at=link.recorded_at, actor=e.actor,
-                command_id=self.command_id, command_json=self.command_json,
-                rules_version=e.rules_version, prev_hash=prev_hash,
-            )
-            links.append(link)
-        return links
-
-    def events_json(self, links: list[_Link]) -> str:
-        """The batch as the JSON array the append statement reads (json_to_recordset)."""
-        parts = []
-        for offset, (e, payload_json, link) in enumerate(
-            zip(self.events, self.payloads, links, strict=True), 1
-        ):
-            head = _json({
-                "version": self.expected_version + offset, "event_id": link.event_id,
-                "type": e.type, "schema_version": e.schema_version,
-                "recorded_at": link.recorded_at, "actor_kind": e.actor.kind,
-                "actor_seat": e.actor.seat, "rules_version": e.rules_version,
-                "prev_hash": link.prev_hash, "hash": link.hash,
-            })
-            parts.append(head[:-1] + ',"payload":' + payload_json + "}")
-        return "[" + ",".join(parts) + "]"
-
-    def recorded(self, index: int, link: _Link, position: int) -> RecordedEvent:
-        e = self.events[index]
-        return RecordedEvent(
-            stream_id=self.stream_id, version=self.expected_version + index + 1,
-            position=position, event_id=e.event_id, type=e.type,
-            schema_version=e.schema_version, payload=e.payload, recorded_at=link.at,
-            actor=e.actor, command_id=self.command_id, command=self.command,
-            rules_version=e.rules_version, prev_hash=link.prev_hash, hash=link.hash,
-        )
-
-
-class _Link:
-    """One event of a batch in its chain: its time, and the texts written and hashed."""
-
-    __slots__ = ("at", "event_id", "hash", "prev_hash", "recorded_at")
-
-    def __init__(self, at: datetime, recorded_at: str, event_id: str, prev_hash: str) -> None:
-        self.at = at
-        self.recorded_at = recorded_at  # format_time(at)
-        self.event_id = event_id  # str(event.event_id)
-        self.prev_hash = prev_hash
-        self.hash = ""
-
-
-def _error(pgconn: pq.abc.PGconn, result: pq.abc.PGresult, encoding: str) -> psycopg.Error:
-    """The exception psycopg raises for a failed ``result``."""
-    if pgconn.status == pq.ConnStatus.BAD:
-        return psycopg.OperationalError(pq.error_message(result, encoding=encoding))
-    return psycopg.errors.error_from_result(result, encoding=encoding)

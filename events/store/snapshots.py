@@ -35,7 +35,13 @@ class Snapshotter(Generic[S]):
     every: int = 100
 
     def load(
-        self, store: EventStore, stream_id: str, initial: S, fold: Fold[S], *, use_snapshot: bool = True
+        self,
+        store: EventStore,
+        stream_id: str,
+        initial: S,
+        fold: Fold[S],
+        *,
+        use_snapshot: bool = True,
     ) -> Loaded[S]:
         """Fold the stream onto the latest snapshot (or ``initial``), reading only the tail."""
         snapshot = store.load_snapshot(stream_id, self.schema) if use_snapshot else None
@@ -50,7 +56,9 @@ class Snapshotter(Generic[S]):
         """Whether moving the stream from version ``before`` to ``after`` crosses a multiple of N."""
         return self.every > 0 and after // self.every > before // self.every
 
-    def maybe_save(self, store: EventStore, stream_id: str, before: int, after: int, state: S) -> bool:
+    def maybe_save(
+        self, store: EventStore, stream_id: str, before: int, after: int, state: S
+    ) -> bool:
         """Save ``state`` (as of version ``after``) if a snapshot is due; True if saved."""
         if not self.due(before, after):
             return False

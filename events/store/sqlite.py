@@ -114,7 +114,8 @@ class SqliteEventStore:
             if command_id is not None:
                 found = conn.execute(
                     "SELECT stream_id, digest, first_version, last_version FROM commands"
-                    " WHERE command_id = ?", (command_id,),
+                    " WHERE command_id = ?",
+                    (command_id,),
                 ).fetchone()
                 if found is not None:
                     conn.execute("ROLLBACK")
@@ -128,7 +129,9 @@ class SqliteEventStore:
             version, prev_hash = (head[0], head[1]) if head else (0, GENESIS_HASH)
             if version != expected_version:
                 raise ConcurrencyError(stream_id, expected_version, version)
-            drafts = draft_batch(stream_id, expected_version, prev_hash, events, command_id, command)
+            drafts = draft_batch(
+                stream_id, expected_version, prev_hash, events, command_id, command
+            )
             command_json = None if command is None else _dumps(command)
             recorded: list[RecordedEvent] = []
             for d in drafts:
@@ -137,17 +140,36 @@ class SqliteEventStore:
                     "INSERT INTO events (stream_id, version, event_id, type, schema_version, payload,"
                     " recorded_at, actor_kind, actor_seat, command_id, command, rules_version,"
                     " prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING position",
-                    (stream_id, d.version, str(e.event_id), e.type, e.schema_version,
-                     _dumps(e.payload), format_time(d.recorded_at), e.actor.kind, e.actor.seat,
-                     command_id, command_json, e.rules_version, d.prev_hash, d.hash),
+                    (
+                        stream_id,
+                        d.version,
+                        str(e.event_id),
+                        e.type,
+                        e.schema_version,
+                        _dumps(e.payload),
+                        format_time(d.recorded_at),
+                        e.actor.kind,
+                        e.actor.seat,
+                        command_id,
+                        command_json,
+                        e.rules_version,
+                        d.prev_hash,
+                        d.hash,
+                    ),
                 ).fetchone()
                 recorded.append(d.recorded(int(position)))
             if command_id is not None:
                 conn.execute(
                     "INSERT INTO commands (command_id, stream_id, digest, first_version,"
                     " last_version, recorded_at) VALUES (?,?,?,?,?,?)",
-                    (command_id, stream_id, digest, expected_version + 1,
-                     expected_version + len(drafts), format_time(utc_now())),
+                    (
+                        command_id,
+                        stream_id,
+                        digest,
+                        expected_version + 1,
+                        expected_version + len(drafts),
+                        format_time(utc_now()),
+                    ),
                 )
             conn.execute("COMMIT")
         except BaseException as exc:
@@ -164,10 +186,15 @@ class SqliteEventStore:
     def find_command(
         self, command_id: str, stream_id: str, command: JSONDict | None
     ) -> list[RecordedEvent] | None:
-        found = self._conn().execute(
-            "SELECT stream_id, digest, first_version, last_version FROM commands"
-            " WHERE command_id = ?", (command_id,),
-        ).fetchone()
+        found = (
+            self._conn()
+            .execute(
+                "SELECT stream_id, digest, first_version, last_version FROM commands"
+                " WHERE command_id = ?",
+                (command_id,),
+            )
+            .fetchone()
+        )
         if found is None:
             return None
         if found[0] != stream_id or found[1] != command_digest(stream_id, command):
@@ -176,30 +203,46 @@ class SqliteEventStore:
 
     # -- reading -----------------------------------------------------------
     def _read_range(self, stream_id: str, first: int, last: int) -> list[RecordedEvent]:
-        rows = self._conn().execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version BETWEEN ? AND ?"
-            " ORDER BY version", (stream_id, first, last),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version BETWEEN ? AND ?"
+                " ORDER BY version",
+                (stream_id, first, last),
+            )
+            .fetchall()
+        )
         return [_decode(r) for r in rows]
 
     def read_stream(self, stream_id: str, from_version: int = 1) -> list[RecordedEvent]:
-        rows = self._conn().execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version >= ?"
-            " ORDER BY version", (stream_id, from_version),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version >= ?"
+                " ORDER BY version",
+                (stream_id, from_version),
+            )
+            .fetchall()
+        )
         return [_decode(r) for r in rows]
 
     def read_all(self, from_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
-        rows = self._conn().execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?",
-            (from_position, limit),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?",
+                (from_position, limit),
+            )
+            .fetchall()
+        )
         return [_decode(r) for r in rows]
 
     def stream_version(self, stream_id: str) -> int:
-        row = self._conn().execute(
-            "SELECT max(version) FROM events WHERE stream_id = ?", (stream_id,)
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT max(version) FROM events WHERE stream_id = ?", (stream_id,))
+            .fetchone()
+        )
         return int(row[0] or 0)
 
     def last_position(self) -> int:
@@ -221,7 +264,9 @@ class SqliteEventStore:
     def save_snapshot(
         self, stream_id: str, version: int, state: bytes | JSONDict, schema: str
     ) -> None:
-        as_json, as_bytes = (None, bytes(state)) if isinstance(state, bytes) else (_dumps(state), None)
+        as_json, as_bytes = (
+            (None, bytes(state)) if isinstance(state, bytes) else (_dumps(state), None)
+        )
         self._conn().execute(
             "INSERT INTO snapshots (stream_id, version, schema_tag, state_json, state_bytes,"
             " created_at) VALUES (?,?,?,?,?,?) ON CONFLICT (stream_id) DO UPDATE SET"
@@ -232,10 +277,15 @@ class SqliteEventStore:
         )
 
     def load_snapshot(self, stream_id: str, schema: str | None = None) -> Snapshot | None:
-        row = self._conn().execute(
-            "SELECT version, schema_tag, state_json, state_bytes, created_at FROM snapshots"
-            " WHERE stream_id = ?", (stream_id,),
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "SELECT version, schema_tag, state_json, state_bytes, created_at FROM snapshots"
+                " WHERE stream_id = ?",
+                (stream_id,),
+            )
+            .fetchone()
+        )
         if row is None or (schema is not None and row[1] != schema):
             return None
         state: bytes | JSONDict = bytes(row[3]) if row[3] is not None else json.loads(row[2])
@@ -262,19 +312,27 @@ class SqliteEventStore:
         return commitment
 
     def load_seed(self, stream_id: str, hand: int) -> str:
-        row = self._conn().execute(
-            "SELECT seed FROM sealed_seeds WHERE stream_id = ? AND hand = ?", (stream_id, hand)
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "SELECT seed FROM sealed_seeds WHERE stream_id = ? AND hand = ?", (stream_id, hand)
+            )
+            .fetchone()
+        )
         if row is None:
             raise SeedError(f"stream {stream_id!r} hand {hand}: no sealed seed")
         return str(row[0])
 
     def reveal(self, stream_id: str, hand: int) -> str:
-        row = self._conn().execute(
-            "UPDATE sealed_seeds SET revealed_at = coalesce(revealed_at, ?)"
-            " WHERE stream_id = ? AND hand = ? RETURNING seed",
-            (format_time(utc_now()), stream_id, hand),
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "UPDATE sealed_seeds SET revealed_at = coalesce(revealed_at, ?)"
+                " WHERE stream_id = ? AND hand = ? RETURNING seed",
+                (format_time(utc_now()), stream_id, hand),
+            )
+            .fetchone()
+        )
         if row is None:
             raise SeedError(f"stream {stream_id!r} hand {hand}: no sealed seed")
         return str(row[0])

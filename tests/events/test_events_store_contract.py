@@ -12,6 +12,7 @@ from store_kit import RULES, PointsAwarded, StoreSpec, discard, test_registry
 from events.envelope import Actor, NewEvent
 from events.hashchain import GENESIS_HASH, verify_chain
 from events.store.base import CommandConflictError, ConcurrencyError, EventStore, StoreError
+from events.store.migrations import migrations
 
 
 def test_a_new_stream_is_at_version_zero_and_reads_empty(store: EventStore) -> None:
@@ -172,4 +173,6 @@ def test_a_tailer_without_notifications_falls_back_to_polling(spec: StoreSpec) -
 
 def test_migrations_are_recorded_and_not_applied_twice(spec: StoreSpec) -> None:
     spec.open().close()
-    assert spec.execute("SELECT version FROM schema_migrations ORDER BY version") == [(1,)]
+    shipped = [(m.version,) for m in migrations(spec.kind)]
+    assert len(shipped) >= 1
+    assert spec.execute("SELECT version FROM schema_migrations ORDER BY version") == shipped
