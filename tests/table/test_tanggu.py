@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from events import hand as ev
+from services.rules.table import decide
 from services.rules.table.commands import (
     DeclareHonourKong,
     DeclareWin,
@@ -14,6 +15,7 @@ from services.rules.table.commands import (
     RaiseWildPair,
     StartHand,
 )
+from services.rules.table.redact import event_for
 from services.rules.tiles import names
 
 from .builders import Table, head_draws, play_out, tail_for, wall_for
@@ -350,3 +352,24 @@ def test_tanggu_a_xianggong_seats_kong_still_scores_at_the_end_of_a_won_hand() -
     table.win(2)
     settled = table.last(ev.HandSettled)
     assert settled.kong_payments[1] > 0 and sum(settled.kong_payments) == 0
+
+
+def test_tanggu_a_plain_ready_is_silent_but_dubao_is_announced() -> None:
+    """只有独抱需提前报听: the other seats learn of a plain 听 only when the hand ends."""
+    plain = _ready_seat_one(["8p"])
+    assert plain.view(1)["hand"]["seats"][1]["ready"] == "plain"
+    for viewer in (0, 2, 3, None):
+        assert plain.view(viewer)["hand"]["seats"][1]["ready"] is None
+    dubao = _ready_seat_one(["8p"], mode="dubao")
+    for viewer in (0, 2, 3, None):
+        assert dubao.view(viewer)["hand"]["seats"][1]["ready"] == "dubao"
+
+
+def test_tanggu_a_plain_ready_is_not_announced_in_the_other_seats_event_streams() -> None:
+    table = tanggu({0: DEALER + "1m", 1: WAITS_5P_1}, draws=["6z"])
+    table.play(0, "1m")
+    before = table.state
+    discarded = decide(before, DiscardTile(seat=1, tile="6z", ready="plain"))[0]
+    assert event_for(1, discarded, before)["ready"] == "plain"
+    for viewer in (0, 2, 3, "spectator"):
+        assert event_for(viewer, discarded, before).get("ready") is None

@@ -58,8 +58,12 @@ def event_for(viewer: Viewer, event: DomainEvent, before: TableState) -> dict[st
         if payload["kind"] == "concealed_kong" and _hidden_kong(before, int(payload["seat"])):
             payload["tiles"] = None
         payload["replacement"] = None
-    elif kind == "tile_discarded" and not mine and payload.get("ready") == "hidden":
-        payload["ready"] = None  # 暗楼 is a hidden 听
+    elif (
+        kind == "tile_discarded"
+        and not mine
+        and payload.get("ready") in before.variant.silent_ready_modes
+    ):
+        payload["ready"] = None  # a silent 听 (山东 暗楼, 塘沽's plain 听)
     elif (
         kind == "tile_discarded"
         and mine

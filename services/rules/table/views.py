@@ -30,9 +30,11 @@ def _kong_faces_visible(
     return is_owner or ended or (config.concealed_kong_shown_when_open and owner.is_open)
 
 
-def _ready_visible(owner: SeatState, is_owner: bool, ended: bool) -> str | None:
-    """暗楼 is a hidden 听: others learn of it only when the hand ends."""
-    if owner.ready == "hidden" and not (is_owner or ended):
+def _ready_visible(
+    config: VariantConfig, owner: SeatState, is_owner: bool, ended: bool
+) -> str | None:
+    """A silent 听 (山东 暗楼, 塘沽's plain 听): others learn of it only when the hand ends."""
+    if owner.ready in config.silent_ready_modes and not (is_owner or ended):
         return None
     return owner.ready
 
@@ -55,7 +57,7 @@ def _seat_view(
         "discards": names(seat.discards),
         "flowers": names(seat.flowers),
         "set_aside": names(seat.set_aside),
-        "ready": _ready_visible(seat, is_owner, ended),
+        "ready": _ready_visible(config, seat, is_owner, ended),
         "xianggong": seat.xianggong,
     }
 

@@ -51,6 +51,9 @@ class VariantConfig:
     concealed_kong_shown_when_open: bool = False  # 牡丹江: 开门后暗杠也要亮明
     # how 听 may be declared (山东: 明楼 open / 暗楼 hidden; 塘沽 also 独抱)
     ready_modes: tuple[ReadyMode, ...] = ("plain",)
+    # 听 kept from the other seats until the hand ends: 山东 暗楼; 塘沽 announces only 独抱
+    # (只有独抱需提前报听), its plain 听 showing only in how the system then plays the seat
+    silent_ready_modes: tuple[ReadyMode, ...] = ()
     honour_kongs: bool = False  # 塘沽 风头杠
     dice_count: int = 2  # 两次掷骰 variants roll four dice
     tags: frozenset[str] = field(default_factory=frozenset)

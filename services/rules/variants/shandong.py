@@ -23,4 +23,5 @@ SHANDONG = VariantConfig(
     robbable_added_kong=True,
     dice_count=4,
     ready_modes=("open", "hidden"),
+    silent_ready_modes=("hidden",),
 )

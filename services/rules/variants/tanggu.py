@@ -23,4 +23,5 @@ TANGGU = VariantConfig(
     dice_count=4,
     ready_modes=("plain", "dubao"),
     honour_kongs=True,
+    silent_ready_modes=("plain",),
 )
