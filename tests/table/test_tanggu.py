@@ -145,6 +145,16 @@ def test_tanggu_feng_tou_gang_comes_before_the_first_draw() -> None:
     assert "first draw" in table.refuse(DeclareHonourKong(seat=1, honours="winds"))
 
 
+def test_tanggu_a_seat_may_declare_feng_tou_gang_on_another_seat_s_turn_before_its_own_first_draw() -> (
+    None
+):
+    table = tanggu({0: DEALER + "1m", 2: "567z"}, indicator="9m")
+    table.play(0, "1m")  # seat 1 draws; seat 2 has not drawn yet
+    assert table.hand.turn == 1 and not table.seat(2).has_drawn
+    declared = table.of_type(ev.KongDeclared, table.honour_kong(2, "dragons"))[0]
+    assert declared.kind == "dragon_kong" and table.hand.turn == 1
+
+
 def test_tanggu_feng_tou_gang_needs_the_honours() -> None:
     table = tanggu({0: DEALER + "1m"}, indicator="9m")
     assert "does not hold" in table.refuse(DeclareHonourKong(seat=0, honours="dragons"))

@@ -128,13 +128,15 @@ def declare_win(table: TableState, cmd: DeclareWin) -> list[DomainEvent]:
 
 
 def declare_honour_kong(table: TableState, cmd: DeclareHonourKong) -> list[DomainEvent]:
-    """风头杠: before the seat's first draw and before anyone has discarded."""
+    """风头杠: before the seat's first draw (在首次摸牌前), while it has neither discarded nor
+    claimed, and not while a claim window is open (its options rest on the seat's hand)."""
     hand = hand_in_play(table)
     config = table.variant
     seat = hand.seat(cmd.seat)
     if not config.honour_kongs:
         raise refuse(f"{config.name} has no 风头杠")
-    if hand.step not in ("discard",) or any(s.has_discarded for s in hand.seats) or seat.has_drawn:
+    claimed = any(m.claimed is not None for m in seat.melds)
+    if hand.step != "discard" or seat.has_drawn or seat.has_discarded or claimed:
         raise refuse("风头杠 is declared before the seat's first draw")
     wanted = DRAGONS if cmd.honours == "dragons" else WINDS
     if not all(t in seat.hand for t in wanted):
