@@ -121,7 +121,9 @@ def test_harbin_duidao_joins_the_run_reading_to_a_triplet() -> None:
 
 def test_the_winning_tile_does_not_count_towards_the_run() -> None:
     # 45m waits on 3m or 6m: the 顺 would need the winning tile
-    assert blockers("mudanjiang", "45m111p11s", meld("pong", "999s"), meld("pong", "222p")) == [NO_RUN]
+    assert blockers("mudanjiang", "45m111p11s", meld("pong", "999s"), meld("pong", "222p")) == [
+        NO_RUN
+    ]
 
 
 @pytest.mark.parametrize("variant_id", ["mudanjiang", "harbin"])
@@ -157,7 +159,9 @@ def test_shandong_counts_seven_pairs_and_shanghai_does_not() -> None:
 def test_tanggu_reads_its_hun_as_wild() -> None:
     hun = {tile("5m")}
     # 12m + the 5m 混 read as 123m; a 混 never stands for an honour, so only 7z completes the pair
-    assert hand_waits(get_variant("tanggu"), parse_tiles("125m456p789s1117z"), wildcards=hun) == [tile("7z")]
+    assert hand_waits(get_variant("tanggu"), parse_tiles("125m456p789s1117z"), wildcards=hun) == [
+        tile("7z")
+    ]
     assert hand_waits(get_variant("tanggu"), parse_tiles("125m456p789s1117z")) == []
 
 
@@ -178,7 +182,9 @@ def test_blockers_want_a_hand_of_3n_plus_1_tiles() -> None:
 def test_counts_and_tiles_give_the_same_answer() -> None:
     tiles = parse_tiles("11s88m789m345s")
     counts = [tiles.count(t) for t in range(34)]
-    assert ready_blockers(HARBIN, counts, [meld("pong", "222p")]) == ready_blockers(HARBIN, tiles, [meld("pong", "222p")])
+    assert ready_blockers(HARBIN, counts, [meld("pong", "222p")]) == ready_blockers(
+        HARBIN, tiles, [meld("pong", "222p")]
+    )
 
 
 def test_a_held_bao_may_be_the_wild_draw_of_a_complete_hand() -> None:

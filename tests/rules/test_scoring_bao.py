@@ -24,8 +24,13 @@ def win(
 ) -> WinContext:
     """Seat 1 wins, seat 0 deals, everyone is 听 unless told; 自摸 unless a discarder is given."""
     fields: dict[str, Any] = {
-        "variant": variant, "concealed": tuple(parse_tiles(hand)), "melds": PONG_2P,
-        "win_tile": tile(win_tile), "self_drawn": "discarder" not in kw, "seat": 1, "dealer": 0,
+        "variant": variant,
+        "concealed": tuple(parse_tiles(hand)),
+        "melds": PONG_2P,
+        "win_tile": tile(win_tile),
+        "self_drawn": "discarder" not in kw,
+        "seat": 1,
+        "dealer": 0,
         "ready": (True, True, True, True),
     }
     fields.update(kw)

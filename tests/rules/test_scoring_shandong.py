@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hands import meld, win_context, winning_hands
+from hypothesis import given
 from hypothesis import strategies as st
 
 from services.rules.melds import Meld
@@ -20,25 +21,18 @@ from services.rules.scoring.shandong import (
     score_with,
 )
 from services.rules.shandong_dice import WallBreak, break_stack, draw_order, wall_break
-from services.rules.tiles import parse_tiles, tile
 
 
-def meld(kind: str, text: str, from_seat: int | None = None) -> Meld:
-    tiles = tuple(parse_tiles(text))
-    claimed = None if kind == "concealed_kong" else tiles[0]
-    return Meld(kind, tiles, claimed, from_seat)  # type: ignore[arg-type]
-
-
-def win(concealed: str, win_tile: str, *, seat: int = 0, discarder: int | None = None, **kw: Any) -> WinContext:
-    return WinContext(
-        variant="shandong",
-        concealed=tuple(parse_tiles(concealed)),
-        melds=kw.pop("melds", ()),
-        win_tile=tile(win_tile),
-        self_drawn=discarder is None and not kw.get("robbed_kong", False),
+def win(
+    concealed: str, win_tile: str, *, seat: int = 0, discarder: int | None = None, **kw: Any
+) -> WinContext:
+    return win_context(
+        "shandong",
+        concealed,
+        win_tile,
         seat=seat,
-        dealer=kw.pop("dealer", 3),
         discarder=discarder,
+        dealer=kw.pop("dealer", 3),
         **kw,
     )
 
@@ -77,7 +71,9 @@ def test_each_flower_adds_one_hua_to_the_base() -> None:
         ("concealed_kong", "5555p", 2),
     ],
 )
-def test_every_hua_source_of_the_table_counts_its_value(kind: str, text: str, expected: int) -> None:
+def test_every_hua_source_of_the_table_counts_its_value(
+    kind: str, text: str, expected: int
+) -> None:
     s = score(win("123m456p234s5z", "5z", discarder=1, melds=(meld(kind, text, 1),)))
     assert s.details["hua"] == expected
 
@@ -150,15 +146,21 @@ def test_a_hand_that_does_not_win_is_refused() -> None:
         score(win("123m456p789s234s5z", "6z", discarder=1))
 
 
-@pytest.mark.parametrize(("streak", "factor"), [(0, 1), (1, 2), (2, 4), (3, 8), (4, 16), (5, 32), (6, 32), (40, 32)])
-def test_each_consecutive_drawn_hand_doubles_the_next_win_up_to_32_times(streak: int, factor: int) -> None:
+@pytest.mark.parametrize(
+    ("streak", "factor"), [(0, 1), (1, 2), (2, 4), (3, 8), (4, 16), (5, 32), (6, 32), (40, 32)]
+)
+def test_each_consecutive_drawn_hand_doubles_the_next_win_up_to_32_times(
+    streak: int, factor: int
+) -> None:
     assert drawn_factor(streak) == factor
     s = score(win(PLAIN, "5z", discarder=1, drawn_streak=streak))
     assert s.payments == (5 * factor, -5 * factor, 0, 0)
 
 
 def test_a_chain_of_five_drawn_hands_reaches_32_times_and_a_sixth_stays_capped() -> None:
-    amounts = [score(win(PLAIN, "5z", discarder=1, drawn_streak=n)).details["amount"] for n in range(8)]
+    amounts = [
+        score(win(PLAIN, "5z", discarder=1, drawn_streak=n)).details["amount"] for n in range(8)
+    ]
     assert amounts == [5, 10, 20, 40, 80, 160, 160, 160]
 
 
@@ -228,7 +230,9 @@ def test_an_open_declared_seat_cannot_win_on_a_discard() -> None:
 
 
 def test_an_open_declared_seat_whose_kong_is_robbed_pays_double_for_all() -> None:
-    s = score(win(PLAIN, "5z", discarder=3, robbed_kong=True, open_declared=(False, False, False, True)))
+    s = score(
+        win(PLAIN, "5z", discarder=3, robbed_kong=True, open_declared=(False, False, False, True))
+    )
     assert s.payments == (30, 0, 0, -30)
 
 
@@ -259,6 +263,7 @@ def test_a_hand_of_the_wrong_size_is_refused() -> None:
 
 
 # 掷骰拿牌: the wall break from two throws of two dice
+
 
 def test_the_first_total_picks_the_wall_counting_the_dealer_as_one_in_turn_order() -> None:
     assert wall_break(dealer=1, first=(1, 4), second=(1, 1)).wall_seat == 1  # 5 → the dealer
@@ -293,25 +298,17 @@ def test_a_die_shows_one_to_six(throw: tuple[int, int]) -> None:
 
 # properties over random winning hands
 
-_set = st.one_of(
-    st.integers(0, 33).map(lambda t: [t, t, t]),
-    st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda sr: [sr[0] * 9 + sr[1] + k for k in range(3)]),
-)
-
-
-@st.composite
-def winning_hands(draw: st.DrawFn) -> list[int]:
-    tiles = [t for group in draw(st.lists(_set, min_size=4, max_size=4)) for t in group]
-    pair = draw(st.integers(0, 33))
-    tiles += [pair, pair]
-    assume(all(tiles.count(t) <= 4 for t in set(tiles)))
-    return tiles
-
 
 def _ctx(tiles: list[int], win_index: int, discarder: int | None) -> WinContext:
     return WinContext(
-        variant="shandong", concealed=tuple(tiles[:win_index] + tiles[win_index + 1 :]), melds=(),
-        win_tile=tiles[win_index], self_drawn=discarder is None, seat=0, dealer=3, discarder=discarder,
+        variant="shandong",
+        concealed=tuple(tiles[:win_index] + tiles[win_index + 1 :]),
+        melds=(),
+        win_tile=tiles[win_index],
+        self_drawn=discarder is None,
+        seat=0,
+        dealer=3,
+        discarder=discarder,
     )
 
 
@@ -326,7 +323,9 @@ def test_a_self_draw_earns_three_times_what_the_same_win_on_a_discard_earns(
 
 
 @given(winning_hands(), st.integers(0, 13))
-def test_tui_dao_he_stands_alone_and_only_when_nothing_else_holds(tiles: list[int], win_index: int) -> None:
+def test_tui_dao_he_stands_alone_and_only_when_nothing_else_holds(
+    tiles: list[int], win_index: int
+) -> None:
     s = score(_ctx(tiles, win_index, 1))
     assert ("推倒和" in s.patterns) == (s.patterns == ("推倒和",))
     assert s.fan >= 1

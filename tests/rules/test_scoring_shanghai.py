@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hands import meld as shared_meld
+from hands import win_context
 
-from services.rules.melds import Meld
+from services.rules.melds import Meld, MeldKind
 from services.rules.scoring.base import ScoringError, WinContext
 from services.rules.scoring.shanghai import (
     ShanghaiScoring,
@@ -15,30 +17,17 @@ from services.rules.scoring.shanghai import (
     score,
     score_with,
 )
-from services.rules.tiles import parse_tiles, tile
 
 READY = (True, True, True, True)
 
 
-def meld(kind: str, text: str, from_seat: int | None = 1) -> Meld:
-    tiles = tuple(parse_tiles(text))
-    if kind == "concealed_kong":
-        return Meld("concealed_kong", tiles)
-    return Meld(kind, tiles, tiles[0], from_seat)  # type: ignore[arg-type]
+def meld(kind: MeldKind, text: str, from_seat: int | None = 1) -> Meld:
+    return shared_meld(kind, text, from_seat)
 
 
 def win(concealed: str, win_tile: str, *, discarder: int | None = None, **kw: Any) -> WinContext:
-    return WinContext(
-        variant="shanghai",
-        concealed=tuple(parse_tiles(concealed)),
-        melds=kw.pop("melds", ()),
-        win_tile=tile(win_tile),
-        self_drawn=discarder is None,
-        seat=kw.pop("seat", 0),
-        dealer=0,
-        discarder=discarder,
-        ready=kw.pop("ready", READY),
-        **kw,
+    return win_context(
+        "shanghai", concealed, win_tile, discarder=discarder, ready=kw.pop("ready", READY), **kw
     )
 
 
@@ -60,7 +49,12 @@ def test_every_other_seat_pays_on_a_discard_as_on_a_self_draw() -> None:
 
 def test_the_discarder_pays_alone_as_an_option() -> None:
     config = ShanghaiScoring(discarder_pays_alone=True)
-    assert score_with(win(OPEN_HAND, "5p", discarder=2, melds=OPEN), config).payments == (1, 0, -1, 0)
+    assert score_with(win(OPEN_HAND, "5p", discarder=2, melds=OPEN), config).payments == (
+        1,
+        0,
+        -1,
+        0,
+    )
 
 
 def test_a_robbed_kong_is_settled_like_a_win_on_a_discard() -> None:
@@ -119,7 +113,12 @@ def test_a_dragon_pair_brings_no_hua() -> None:
 
 
 def test_four_melds_make_da_diao_che() -> None:
-    melds = (meld("chi", "123m"), meld("pong", "999p"), meld("kong", "5555s"), meld("concealed_kong", "1111z"))
+    melds = (
+        meld("chi", "123m"),
+        meld("pong", "999p"),
+        meld("kong", "5555s"),
+        meld("concealed_kong", "1111z"),
+    )
     s = score(win("7p", "7p", discarder=1, melds=melds))
     assert s.patterns == ("大吊车",)
     # 底花 1 + 明杠 1 + 风向暗杠 3 = 5 花, 1 番
@@ -139,7 +138,9 @@ def test_a_win_on_a_kong_or_flower_replacement_is_gang_kai() -> None:
 
 
 def test_a_concealed_kong_keeps_men_qing_and_an_exposed_one_breaks_it() -> None:
-    closed = score(win("456p789s234s5p", "5p", discarder=1, melds=(meld("concealed_kong", "1111m"),)))
+    closed = score(
+        win("456p789s234s5p", "5p", discarder=1, melds=(meld("concealed_kong", "1111m"),))
+    )
     opened = score(win("456p789s234s5p", "5p", discarder=1, melds=(meld("kong", "1111m"),)))
     assert closed.patterns == ("门清",)
     assert opened.patterns == ()
@@ -161,6 +162,8 @@ def test_seven_pairs_are_no_win_in_shanghai() -> None:
 
 
 @pytest.mark.parametrize(("reason", "loss"), [("disconnected", 60), ("timeouts", 60), ("quit", 66)])
-def test_a_leaver_loses_its_multiple_of_the_stake_and_others_gain_twenty(reason: str, loss: int) -> None:
+def test_a_leaver_loses_its_multiple_of_the_stake_and_others_gain_twenty(
+    reason: str, loss: int
+) -> None:
     penalties = escape_penalties(1, reason, base_stake=2)  # type: ignore[arg-type]
     assert penalties == (40, -2 * loss, 40, 40)

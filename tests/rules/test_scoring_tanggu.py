@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hands import meld as shared_meld
+from hands import win_context, winning_hands
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from services.rules.melds import Meld
+from services.rules.melds import Meld, MeldKind
 from services.rules.scoring.base import ScoringError, WinContext
 from services.rules.scoring.tanggu import TangguScoring, kong_scores, score, score_with
 from services.rules.tanggu_hun import hun_kinds
@@ -17,25 +19,13 @@ from services.rules.tiles import parse_tiles, tile
 HUN = hun_kinds(tile("1z"))  # 东 and 南 are 混: suited tiles in the hands read plainly
 
 
-def meld(kind: str, text: str, from_seat: int | None = 3) -> Meld:
-    tiles = tuple(parse_tiles(text))
-    if kind == "concealed_kong":
-        return Meld("concealed_kong", tiles)
-    return Meld(kind, tiles, tiles[0], from_seat)  # type: ignore[arg-type]
+def meld(kind: MeldKind, text: str, from_seat: int | None = 3) -> Meld:
+    return shared_meld(kind, text, from_seat)
 
 
 def win(concealed: str, win_tile: str, *, discarder: int | None = None, **kw: Any) -> WinContext:
-    return WinContext(
-        variant="tanggu",
-        concealed=tuple(parse_tiles(concealed)),
-        melds=kw.pop("melds", ()),
-        win_tile=tile(win_tile),
-        self_drawn=discarder is None,
-        seat=kw.pop("seat", 0),
-        dealer=0,
-        discarder=discarder,
-        wildcards=kw.pop("wildcards", HUN),
-        **kw,
+    return win_context(
+        "tanggu", concealed, win_tile, discarder=discarder, wildcards=kw.pop("wildcards", HUN), **kw
     )
 
 
@@ -88,7 +78,9 @@ def test_long_counts_with_two_hun_filling_its_gaps() -> None:
 
 
 def test_three_hun_can_stand_for_a_whole_run_of_the_long() -> None:
-    s = score(win("123456m112z55p78s", "9s", discarder=1, wildcards=hun_kinds(tile("1z")) | {tile("3z")}))
+    s = score(
+        win("123456m112z55p78s", "9s", discarder=1, wildcards=hun_kinds(tile("1z")) | {tile("3z")})
+    )
     assert "龙" in s.patterns
 
 
@@ -98,7 +90,10 @@ def test_a_seat_that_is_xianggong_cannot_win() -> None:
 
 
 def test_another_seats_xianggong_does_not_stop_the_winner() -> None:
-    assert score(win("456p78s99s567m", "9s", melds=CHI, xianggong=(False, True, False, False))).fan == 6
+    assert (
+        score(win("456p78s99s567m", "9s", melds=CHI, xianggong=(False, True, False, False))).fan
+        == 6
+    )
 
 
 def test_que_men_adds_two_per_missing_suit() -> None:
@@ -220,32 +215,30 @@ def test_du_bao_holds_when_a_drawn_hun_fills_the_wait() -> None:
 
 
 # properties over random winning hands
-_set = st.one_of(
-    st.integers(0, 33).map(lambda t: [t, t, t]),
-    st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda sr: [sr[0] * 9 + sr[1] + k for k in range(3)]),
-)
 
 
-@st.composite
-def winning_hands(draw: st.DrawFn) -> list[int]:
-    tiles = [t for group in draw(st.lists(_set, min_size=4, max_size=4)) for t in group]
-    pair = draw(st.integers(0, 33))
-    tiles += [pair, pair]
-    assume(all(tiles.count(t) <= 4 for t in set(tiles)))
-    return tiles
-
-
-def _ctx(tiles: list[int], win_index: int, wildcards: frozenset[int], self_drawn: bool) -> WinContext:
+def _ctx(
+    tiles: list[int], win_index: int, wildcards: frozenset[int], self_drawn: bool
+) -> WinContext:
     win_tile = tiles[win_index]
     concealed = tuple(tiles[:win_index] + tiles[win_index + 1 :])
     return WinContext(
-        variant="tanggu", concealed=concealed, melds=(), win_tile=win_tile, self_drawn=self_drawn,
-        seat=0, dealer=0, discarder=None if self_drawn else 1, wildcards=wildcards,
+        variant="tanggu",
+        concealed=concealed,
+        melds=(),
+        win_tile=win_tile,
+        self_drawn=self_drawn,
+        seat=0,
+        dealer=0,
+        discarder=None if self_drawn else 1,
+        wildcards=wildcards,
     )
 
 
 @given(winning_hands(), st.integers(0, 13), st.booleans())
-def test_any_hand_of_four_sets_and_a_pair_scores_at_least_ping_he(tiles: list[int], i: int, drawn: bool) -> None:
+def test_any_hand_of_four_sets_and_a_pair_scores_at_least_ping_he(
+    tiles: list[int], i: int, drawn: bool
+) -> None:
     s = score(_ctx(tiles, i, frozenset(), drawn))
     assert s.fan >= 2
     assert "素和" in s.patterns
@@ -269,7 +262,15 @@ def test_a_hun_in_place_of_any_suited_tile_keeps_the_win_and_loses_su_he(
 def test_a_fengtou_kong_laid_down_as_a_meld_keeps_men_qing_and_scores_as_its_kind() -> None:
     dragons = Meld("kong", tuple(parse_tiles("567z")))
     winds = Meld("concealed_kong", tuple(parse_tiles("1234z")))
-    s = score(win("123m456p7s3z99s", "8s", discarder=1, melds=(dragons,), wildcards=frozenset({tile("3z")})))
+    s = score(
+        win(
+            "123m456p7s3z99s",
+            "8s",
+            discarder=1,
+            melds=(dragons,),
+            wildcards=frozenset({tile("3z")}),
+        )
+    )
     assert "门清" in s.patterns
     assert kong_scores(((dragons, winds), (), (), ())) == (18, -6, -6, -6)
 

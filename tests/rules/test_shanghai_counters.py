@@ -23,9 +23,13 @@ def test_a_throw_of_two_ones_or_two_fours_adds_two(throw: tuple[int, int]) -> No
 
 @pytest.mark.parametrize(
     "throw",
-    [(1, n) for n in range(2, 7)] + [(4, n) for n in (1, 2, 3, 5, 6)] + [(2, 2), (3, 3), (5, 5), (6, 6)],
+    [(1, n) for n in range(2, 7)]
+    + [(4, n) for n in (1, 2, 3, 5, 6)]
+    + [(2, 2), (3, 3), (5, 5), (6, 6)],
 )
-def test_a_throw_holding_a_one_or_a_four_or_any_other_double_adds_one(throw: tuple[int, int]) -> None:
+def test_a_throw_holding_a_one_or_a_four_or_any_other_double_adds_one(
+    throw: tuple[int, int],
+) -> None:
     assert dice_huangfan(*throw) == 1
     assert dice_huangfan(throw[1], throw[0]) == 1
 
@@ -51,7 +55,11 @@ def test_two_drawn_hands_make_the_next_two_hands_huangfan_hands() -> None:
     third = counter
     fourth = third.after_hand(won=True)
     fifth = fourth.after_hand(won=True)
-    assert (third.is_huangfan_hand, fourth.is_huangfan_hand, fifth.is_huangfan_hand) == (True, True, False)
+    assert (third.is_huangfan_hand, fourth.is_huangfan_hand, fifth.is_huangfan_hand) == (
+        True,
+        True,
+        False,
+    )
 
 
 def test_a_won_hand_never_takes_the_count_below_zero() -> None:

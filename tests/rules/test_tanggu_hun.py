@@ -31,7 +31,9 @@ from services.rules.tiles import name, parse_tiles, tile
         ("4z", "1z"),  # 北→东
     ],
 )
-def test_the_tile_after_the_indicator_wraps_within_its_family(indicator: str, following: str) -> None:
+def test_the_tile_after_the_indicator_wraps_within_its_family(
+    indicator: str, following: str
+) -> None:
     assert name(next_tile(tile(indicator))) == following
 
 

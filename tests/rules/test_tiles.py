@@ -23,7 +23,15 @@ any_tiles = st.lists(st.integers(0, NUM_KINDS_WITH_FLOWERS - 1), max_size=20)
 
 def test_kinds_run_man_pin_sou_honours_flowers_in_order() -> None:
     assert [name(t) for t in (0, 8, 9, 18, 26, 27, 33, 34, 41)] == [
-        "1m", "9m", "1p", "1s", "9s", "1z", "7z", "1f", "8f",
+        "1m",
+        "9m",
+        "1p",
+        "1s",
+        "9s",
+        "1z",
+        "7z",
+        "1f",
+        "8f",
     ]
 
 
