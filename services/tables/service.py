@@ -81,8 +81,14 @@ class TableService:
         command: Command,
         actor: Actor | None = None,
         command_id: str | None = None,
+        if_version: int | None = None,
     ) -> Accepted | Rejected:
-        """Decide and record one command; a rule's refusal comes back as ``Rejected``."""
+        """Decide and record one command; a rule's refusal comes back as ``Rejected``.
+
+        ``if_version`` guards a command given on behalf of a seat (a turn timer's 托管 move):
+        it is refused unless the table is still at that version, so a timer that fires after
+        the seat has acted, or after anything else happened, changes nothing.
+        """
         actor = actor or actor_of(command)
         if command_id is not None:
             earlier = self.store.find_command(command_id, table_id, command_record(command))
@@ -90,6 +96,10 @@ class TableService:
                 return Accepted(earlier)
         for _ in range(self.max_attempts):
             loaded = self._load(table_id)
+            if if_version is not None and loaded.version != if_version:
+                return Rejected(
+                    f"table {table_id} moved on: at version {loaded.version}, not {if_version}"
+                )
             try:
                 sealed = self._sealed(table_id, loaded.state, command)
                 events, state = decide_and_evolve(loaded.state, sealed)

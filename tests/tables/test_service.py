@@ -18,6 +18,7 @@ from services.bots.winning_bot import winning_command
 from services.rules.table import TableState, replay
 from services.rules.table.commands import DiscardTile, StartHand
 from services.rules.table.legal import seats_to_act
+from services.rules.tiles import name as tile_name
 from services.tables import Accepted, Rejected, TableService
 from services.tables.codec import decode
 from services.tables.loader import load
@@ -188,3 +189,19 @@ def test_a_seat_is_streamed_no_other_seat_s_draws(store: EventStore) -> None:
             assert [h is not None for h in payload["hands"]] == [False, False, True, False]
         if event["type"] == "hand_started":
             assert payload["seed"] is None and payload["wall"] is None
+
+
+def test_a_version_guarded_command_is_refused_once_the_table_moved_on(store: EventStore) -> None:
+    service = TableService(store)
+    service.open_table("t1", "harbin", PLAYERS)
+    service.handle("t1", StartHand())
+    version = store.stream_version("t1")
+    state = service.load("t1")
+    assert state.hand is not None
+    seat = state.hand.turn
+    discard = DiscardTile(seat=seat, tile=tile_name(state.hand.seat(seat).hand[-1]))
+    first = service.handle("t1", discard, if_version=version)
+    assert isinstance(first, Accepted)
+    late = service.handle("t1", discard, if_version=version)  # the timer fired after the move
+    assert isinstance(late, Rejected) and "moved on" in late.reason
+    assert store.stream_version("t1") == version + len(first.events)
