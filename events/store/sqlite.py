@@ -82,13 +82,27 @@ class SqliteEventStore:
             conn = sqlite3.connect(
                 self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
             )
-            conn.execute("PRAGMA journal_mode=WAL")
+            self._enable_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             self._local.conn = conn
             with self._lock:
                 self._connections.append(conn)
         return conn
+
+    def _enable_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch a new database to WAL. The switch needs the database to itself and SQLite
+        answers "database is locked" at once, without its busy handler, while another
+        connection opens the same new file; so it is retried until the busy timeout."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(self.poll_interval)
 
     def close(self) -> None:
         with self._lock:
