@@ -99,18 +99,6 @@ def to_string(tiles: Iterable[Tile]) -> str:
     return "".join(out)
 
 
-def suit_of(t: Tile) -> str:
-    return name(t)[1]
-
-
-def rank_of(t: Tile) -> int:
-    return int(name(t)[0])
-
-
-def is_suited(t: Tile) -> bool:
-    return t < 27
-
-
 def is_terminal(t: Tile) -> bool:
     """幺九: a 1 or 9 of a suit."""
     return t < 27 and t % 9 in (0, 8)

@@ -49,12 +49,6 @@ def command_from_record(data: dict[str, Any], seed: str | None = None) -> Comman
     return command
 
 
-def parse_command(data: dict[str, Any]) -> Command:
-    """A command from JSON (the API's and the CLI's input); pydantic names what is wrong."""
-    command: Command = _COMMANDS.validate_python(data)
-    return command
-
-
 def actor_of(command: Command) -> Actor:
     seat = getattr(command, "seat", None)
     return Actor.of_seat(seat) if isinstance(seat, int) else Actor.system()

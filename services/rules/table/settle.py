@@ -83,7 +83,8 @@ def hand_won(table: TableState, hand: HandState, claims: list[WinClaim]) -> ev.H
     scorer = table_scorer(table.variant_id, dict(table.options))
     wins = []
     for claim in claims:
-        settlement = scorer(win_context(table, hand, claim))
+        context = win_context(table, hand, claim)
+        settlement = scorer(context)
         seat = hand.seat(claim.seat)
         wins.append(
             ev.Win(
@@ -93,7 +94,7 @@ def hand_won(table: TableState, hand: HandState, claims: list[WinClaim]) -> ev.H
                 discarder=claim.discarder,
                 robbed_kong=claim.robbed_kong,
                 after_kong=claim.self_drawn and hand.after_kong,
-                wild=win_context(table, hand, claim).win_tile_is_wild,
+                wild=context.win_tile_is_wild,
                 concealed=tuple(names(seat.concealed)),
                 patterns=settlement.patterns,
                 fan=settlement.fan,

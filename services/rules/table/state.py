@@ -143,11 +143,6 @@ class HandState:
         seats[index] = seat
         return patch(self, seats=(seats[0], seats[1], seats[2], seats[3]), **changes)
 
-    @property
-    def live(self) -> int:
-        """Tiles left to draw, before the variant's reserved tiles are taken off."""
-        return self.tail - self.head
-
 
 @dataclass(frozen=True, slots=True)
 class Series:
