@@ -115,16 +115,17 @@ def _open_seat_zero(table: Table) -> None:
     assert table.seat(0).is_open
 
 
-@pytest.mark.parametrize("variant", BAO_VARIANTS)
-def test_bao_variants_show_a_concealed_kong_once_its_owner_is_open(variant: str) -> None:
-    table = _concealed_kong_then_open(variant)
+def test_mudanjiang_shows_a_concealed_kong_once_its_owner_is_open() -> None:
+    """Decision 4, ``000``: 开门后暗杠也要亮明."""
+    table = _concealed_kong_then_open("mudanjiang")
     _open_seat_zero(table)
     for viewer in (1, 2, 3, None):
         assert table.view(viewer)["hand"]["seats"][0]["melds"][0]["tiles"] == "1111m"
 
 
-@pytest.mark.parametrize("variant", ["shandong", "shanghai", "tanggu"])
+@pytest.mark.parametrize("variant", ["harbin", "shandong", "shanghai", "tanggu"])
 def test_other_variants_keep_a_concealed_kong_face_down_until_the_hand_ends(variant: str) -> None:
+    """Decision 4, for 哈尔滨 ``001``: 碰或杠牌后必须亮明暗杠除外 (opened or not)."""
     table = _concealed_kong_then_open(variant)
     _open_seat_zero(table)
     for viewer in (1, 2, 3, None):

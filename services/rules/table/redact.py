@@ -1,75 +1,243 @@
-"""Each event as one viewer may see it: a seat, a spectator, or an operator.
+"""Each event as one viewer may see it: an allow-list per event type and viewer.
 
-A client is sent these and never more than its seat may know: no other seat's draws or
-deal, no wall or seed before the hand ends, no 宝 before the viewer is 听, no face of a
-hidden 暗杠, no other seat's answer in a claim window.
+Every event type has a policy naming, for each field, what each kind of viewer gets:
+
+- ``owner``: the seat the event is about (its ``seat`` field);
+- ``seats``: every other seat (every seat, for an event about no seat);
+- ``spectator`` and ``operator``.
+
+A rule gives the field as it is (``shown``), in a hidden form (``None``, a count, ``[]``), or
+decides from the table just before the event (the 宝 once the viewer is 听). What no policy
+names is not sent (fail closed): an event type with no policy goes out as its ``type`` alone, a
+field with no rule is left out, and a rule of ``None`` for a viewer leaves the field out for
+it. So a new event or field stays secret until its author says who may see it; a test holds
+every registered event type to a policy that names each of its fields.
+
+What the policies below keep (``docs/architecture.md``): no other seat's deal or draws, no wall
+or seed before the hand ends, no 宝 before the viewer's 听, no face of a hidden 暗杠, no other
+seat's answer in a claim window, no silent 听 (山东 暗楼, 塘沽's plain 听).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from events.base import DomainEvent
 from services.rules.table.state import TableState
+from services.rules.table.visibility import (
+    concealed_kong_faces_shown,
+    ready_announced,
+    sees_bao,
+)
 from services.rules.tiles import name
 
 Viewer = int | Literal["spectator", "operator"]
+Role = Literal["owner", "seats", "spectator", "operator"]
 
 
-def _hidden_kong(table: TableState, seat: int) -> bool:
-    hand = table.hand
-    if hand is None:
-        return True
-    owner = hand.seat(seat)
-    return not (table.variant.concealed_kong_shown_when_open and owner.is_open)
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What a rule may look at besides the field's value: who looks, the event, the table."""
+
+    viewer: Viewer
+    payload: Mapping[str, Any]
+    before: TableState
 
 
-def _sees_bao(table: TableState, viewer: Viewer) -> bool:
-    hand = table.hand
-    return isinstance(viewer, int) and hand is not None and hand.seat(viewer).ready is not None
+Show = Callable[[Any, Seen], Any]
+"""``(the field's true value, context) -> what the viewer is sent`` (``OMIT``: nothing)."""
+
+
+class _Omit:
+    def __repr__(self) -> str:
+        return "OMIT"
+
+
+OMIT: Any = _Omit()
+"""A rule's answer for a field this viewer is not sent at all."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field's rule for each kind of viewer; ``None``: the field is left out for it."""
+
+    owner: Show | None = None
+    seats: Show | None = None
+    spectator: Show | None = None
+    operator: Show | None = None
+
+    def rule(self, role: Role) -> Show | None:
+        rule: Show | None = getattr(self, role)
+        return rule
+
+
+Policy = Mapping[str, Field]
+"""Field name -> rule, for one event type."""
+
+
+def shown(value: Any, seen: Seen) -> Any:
+    return value
+
+
+def hidden(value: Any, seen: Seen) -> None:
+    return None
+
+
+def hidden_as(form: Any) -> Show:
+    """A hidden value shown as ``form`` (``[]`` for no tiles, say)."""
+    return lambda value, seen: form
+
+
+def everyone(rule: Show) -> Field:
+    """The same rule for every viewer."""
+    return Field(owner=rule, seats=rule, spectator=rule, operator=rule)
+
+
+PUBLIC = everyone(shown)
+PRIVATE = Field(owner=shown, seats=hidden, spectator=hidden, operator=shown)
+"""Seen by the seat it is about (and the operator); the others get ``None``."""
+SECRET = Field(owner=hidden, seats=hidden, spectator=hidden, operator=shown)
+"""Seen by the operator only, until the hand's end reveals it in another event."""
+
+
+def public(*fields: str) -> dict[str, Field]:
+    return dict.fromkeys(fields, PUBLIC)
+
+
+def role_of(viewer: Viewer, payload: Mapping[str, Any]) -> Role:
+    if viewer == "operator" or viewer == "spectator":
+        return viewer
+    return "owner" if payload.get("seat") == viewer else "seats"
+
+
+def apply(
+    policy: Policy | None, viewer: Viewer, payload: Mapping[str, Any], before: TableState
+) -> dict[str, Any]:
+    """``payload`` (a model dump) as ``viewer`` may see it under ``policy``."""
+    out: dict[str, Any] = {"type": payload.get("type")}
+    if policy is None:
+        return out
+    role = role_of(viewer, payload)
+    seen = Seen(viewer, payload, before)
+    for field_name, field in policy.items():
+        rule = field.rule(role)
+        if rule is None:
+            continue
+        value = rule(payload.get(field_name), seen)
+        if value is not OMIT:
+            out[field_name] = value
+    return out
+
+
+# -- rules that depend on who looks and on the table ---------------------------------------------
+def _own_hand_only(hands: list[Any], seen: Seen) -> list[Any]:
+    return [h if seen.viewer == i else None for i, h in enumerate(hands)]
+
+
+def _counts(value: Any, seen: Seen) -> list[int]:
+    return [len(h) for h in seen.payload["hands"]]
+
+
+def _bao_if_ready(tile: Any, seen: Seen) -> Any:
+    viewer = seen.viewer
+    return tile if isinstance(viewer, int) and sees_bao(seen.before.hand, viewer) else None
+
+
+def _bao_learnt_on_ready(value: Any, seen: Seen) -> Any:
+    """听: the discard that declares it tells the seat the 宝."""
+    hand = seen.before.hand
+    if seen.payload.get("ready") and hand is not None and hand.bao is not None:
+        return name(hand.bao)
+    return OMIT
+
+
+def _ready_if_announced(mode: Any, seen: Seen) -> Any:
+    return mode if ready_announced(seen.before.variant, mode) else None
+
+
+def _kong_faces(tiles: Any, seen: Seen) -> Any:
+    """An 暗杠 is face down to the others unless its owner must show it (decision 4)."""
+    hand = seen.before.hand
+    if seen.payload.get("kind") != "concealed_kong":
+        return tiles
+    if hand is not None and concealed_kong_faces_shown(
+        seen.before.variant, hand.seat(int(seen.payload["seat"]))
+    ):
+        return tiles
+    return None
+
+
+def _each(policy: Policy) -> Show:
+    """A list of nested models (the wins of a hand), each under its own policy."""
+    return lambda items, seen: [apply(policy, seen.viewer, item, seen.before) for item in items]
+
+
+WIN_POLICY: Policy = public(
+    "seat", "tile", "self_drawn", "discarder", "robbed_kong", "after_kong", "wild",
+    "concealed", "patterns", "fan", "payments",
+)  # fmt: skip
+"""A win lays its hand open to all."""
+
+_KONG_TILES = Field(owner=shown, seats=_kong_faces, spectator=_kong_faces, operator=shown)
+_READY = Field(
+    owner=shown, seats=_ready_if_announced, spectator=_ready_if_announced, operator=shown
+)
+_NEW_BAO = Field(owner=_bao_if_ready, seats=_bao_if_ready, spectator=hidden, operator=shown)
+
+POLICIES: dict[str, Policy] = {
+    "table_opened": public("table_id", "variant", "players", "base_stake", "options"),
+    "hand_started": {
+        **public("hand_number", "dealer", "dice", "seed_commitment", "wall_break"),
+        "seed": SECRET,
+        "wall": SECRET,
+    },
+    "tiles_dealt": {
+        "hands": Field(
+            owner=_own_hand_only,
+            seats=_own_hand_only,
+            spectator=hidden_as([None] * 4),
+            operator=shown,
+        ),
+        "counts": everyone(_counts),
+    },
+    "bao_set_aside": {"tile": SECRET},
+    "bao_changed": {"old": PUBLIC, "new": _NEW_BAO},
+    "wildcards_revealed": public("indicator", "position_from_end", "wildcards"),
+    "flower_replaced": {**public("seat", "flower"), "replacement": PRIVATE},
+    "tile_drawn": {**public("seat", "from_tail", "last_draws"), "tile": PRIVATE},
+    "tile_discarded": {
+        **public("seat", "tile", "automatic"),
+        "ready": _READY,
+        "bao": Field(owner=_bao_learnt_on_ready),
+    },
+    "claim_answered": {
+        "seat": PUBLIC,
+        "claim": PRIVATE,
+        "tiles": Field(owner=shown, seats=hidden_as([]), spectator=hidden_as([]), operator=shown),
+    },
+    "tile_claimed": public("seat", "kind", "tile", "from_seat", "tiles", "ready"),
+    "kong_declared": {**public("seat", "kind"), "tiles": _KONG_TILES, "replacement": PRIVATE},
+    "hand_shown": public("seat", "tiles"),
+    "wildcard_set_aside": public("seat", "tile"),
+    "hand_won": {"wins": everyone(_each(WIN_POLICY))},
+    "hand_drawn": {},
+    "hand_settled": public(
+        "payments",
+        "kong_payments",
+        "level_scores",
+        "next_dealer",
+        "drawn_streak",
+        "huangfan",
+        "hands",
+        "bao",
+    ),  # fmt: skip
+    "seed_revealed": public("hand_number", "seed"),
+}
+"""Every event type's policy. ``tests/table/test_redact.py`` holds each registered type to one."""
 
 
 def event_for(viewer: Viewer, event: DomainEvent, before: TableState) -> dict[str, Any]:
     """The payload of ``event`` as ``viewer`` may see it, given the table just before it."""
-    payload = event.model_dump(mode="json")
-    if viewer == "operator":
-        return payload
-    kind = event.type
-    seat = payload.get("seat")
-    mine = isinstance(viewer, int) and viewer == seat
-    if kind == "hand_started":
-        payload["seed"] = None
-        payload["wall"] = None
-    elif kind == "tiles_dealt":
-        payload["counts"] = [len(h) for h in payload["hands"]]
-        payload["hands"] = [h if viewer == i else None for i, h in enumerate(payload["hands"])]
-    elif kind == "bao_set_aside":
-        payload["tile"] = None
-    elif kind == "bao_changed" and not _sees_bao(before, viewer):
-        payload["new"] = None
-    elif kind == "flower_replaced" and not mine:
-        payload["replacement"] = None
-    elif kind == "tile_drawn" and not mine:
-        payload["tile"] = None
-    elif kind == "claim_answered" and not mine:
-        payload["claim"] = None
-        payload["tiles"] = []
-    elif kind == "kong_declared" and not mine:
-        if payload["kind"] == "concealed_kong" and _hidden_kong(before, int(payload["seat"])):
-            payload["tiles"] = None
-        payload["replacement"] = None
-    elif (
-        kind == "tile_discarded"
-        and not mine
-        and payload.get("ready") in before.variant.silent_ready_modes
-    ):
-        payload["ready"] = None  # a silent 听 (山东 暗楼, 塘沽's plain 听)
-    elif (
-        kind == "tile_discarded"
-        and mine
-        and payload.get("ready")
-        and before.hand
-        and before.hand.bao is not None
-    ):
-        payload["bao"] = name(before.hand.bao)  # 听: the seat now sees the 宝
-    return payload
+    return apply(POLICIES.get(event.type), viewer, event.model_dump(mode="json"), before)

@@ -11,6 +11,11 @@ from typing import Any
 
 from services.rules.melds import Meld
 from services.rules.table.state import HandState, SeatState, TableState
+from services.rules.table.visibility import (
+    concealed_kong_faces_shown,
+    ready_announced,
+    sees_bao,
+)
 from services.rules.table.walls import drawable
 from services.rules.tiles import name, names, to_string
 from services.rules.variants import VariantConfig
@@ -27,16 +32,16 @@ def _meld_view(meld: Meld, visible: bool) -> dict[str, Any]:
 def _kong_faces_visible(
     config: VariantConfig, owner: SeatState, is_owner: bool, ended: bool
 ) -> bool:
-    return is_owner or ended or (config.concealed_kong_shown_when_open and owner.is_open)
+    return is_owner or ended or concealed_kong_faces_shown(config, owner)
 
 
 def _ready_visible(
     config: VariantConfig, owner: SeatState, is_owner: bool, ended: bool
 ) -> str | None:
     """A silent 听 (山东 暗楼, 塘沽's plain 听): others learn of it only when the hand ends."""
-    if owner.ready in config.silent_ready_modes and not (is_owner or ended):
-        return None
-    return owner.ready
+    if is_owner or ended or ready_announced(config, owner.ready):
+        return owner.ready
+    return None
 
 
 def _seat_view(
@@ -84,11 +89,7 @@ def _window_view(hand: HandState, viewer: int | None, operator: bool) -> dict[st
 def _bao_view(hand: HandState, viewer: int | None, operator: bool) -> str | None:
     if hand.bao is None:
         return None
-    if (
-        operator
-        or hand.step == "ended"
-        or (viewer is not None and hand.seat(viewer).ready is not None)
-    ):
+    if operator or hand.step == "ended" or sees_bao(hand, viewer):
         return name(hand.bao)
     return None
 

@@ -24,6 +24,5 @@ HARBIN = VariantConfig(
     last_draws_auto=4,
     min_concealed_to_claim=5,
     kong_after_ready="if_still_ready",
-    concealed_kong_shown_when_open=True,
     dice_count=4,
 )
