@@ -278,3 +278,14 @@ def test_a_fengtou_kong_laid_down_as_a_meld_keeps_men_qing_and_scores_as_its_kin
 def test_an_added_kong_breaks_men_qing() -> None:
     added = Meld("added_kong", tuple(parse_tiles("9999p")), tile("9p"), 2)
     assert "门清" not in score(win("123m456p7s1z99s", "8s", discarder=1, melds=(added,))).patterns
+
+
+@pytest.mark.parametrize(
+    "exposed", [Meld("pong", (tile("9p"),) * 3), Meld("chi", tuple(parse_tiles("789p")))]
+)
+def test_an_exposed_pong_or_chi_breaks_men_qing_even_when_its_claimed_tile_is_not_given(
+    exposed: Meld,
+) -> None:
+    # 004 "门清：+2": a 碰 or 吃 is a tile taken from another seat, whether or not the caller
+    # (``paiju rules score`` names no claimed tile) says which tile it was
+    assert "门清" not in score(win("123m456p7s1z99s", "8s", discarder=1, melds=(exposed,))).patterns

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from services.rules.hand import Group, Reading
+from services.rules.melds import Meld
 from services.rules.scoring.base import WinContext
 from services.rules.tiles import Tile
 
@@ -137,7 +138,13 @@ def qi_xiao_dui(h: TangguHand) -> bool:
 
 def men_qing(h: TangguHand) -> bool:
     """门清: no tile claimed from another seat; 暗杠 and 风头杠 keep the hand closed."""
-    return all(m.claimed is None and m.kind != "added_kong" for m in h.ctx.melds)
+    # judged by the meld's kind, which every caller gives, not by ``claimed``, which one may omit
+    return all(m.kind == "concealed_kong" or _is_dragon_fengtou(m) for m in h.ctx.melds)
+
+
+def _is_dragon_fengtou(m: Meld) -> bool:
+    """中发白 风头杠: laid down as a ``kong`` of three different tiles, claimed from nobody."""
+    return m.kind == "kong" and len(set(m.tiles)) == 3
 
 
 def missing_suits(h: TangguHand) -> int:
