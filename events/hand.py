@@ -147,6 +147,16 @@ class KongDeclared(DomainEvent):
 
 
 @registry.register
+class ConcealedKongsShown(DomainEvent):
+    """A seat's face-down 暗杠 were turned face up: in 牡丹江 as the seat opens (开门后暗杠自动明示),
+    and in every variant as the hand ends. ``tiles`` holds one tile per kong."""
+
+    type: Literal["concealed_kongs_shown"] = "concealed_kongs_shown"
+    seat: Seat
+    tiles: Tiles
+
+
+@registry.register
 class HandShown(DomainEvent):
     """明楼: a ready seat laid its concealed tiles open to all."""
 

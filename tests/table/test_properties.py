@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from events import hand as ev
 from events.base import DomainEvent
 from events.registry import registry
+from services.rules.melds import Meld
 from services.rules.table import TableState, decide, evolve, replay
 from services.rules.table.commands import (
     Chow,
@@ -38,6 +39,7 @@ from services.rules.table.deal import full_set
 from services.rules.table.legal import legal_commands
 from services.rules.table.state import HandState
 from services.rules.table.views import player_view
+from services.rules.table.winning import may_declare_ready, melds_after_kong
 from services.rules.tiles import names, parse_tiles
 
 from .builders import VARIANTS
@@ -174,10 +176,33 @@ def check_rules(before: TableState, event: DomainEvent) -> None:
             assert event.kind == "kong" and config.kong_after_ready == "if_still_ready", (
                 "a ready seat claimed"
             )
+            rest = list(seat.concealed)
+            for _ in range(3):
+                rest.remove(parse_tiles(event.tile)[0])
+            assert_still_declarable(before, seat.melds, "kong", parse_tiles(event.tile)[0], rest)
         if config.wildcard == "hun":
             assert parse_tiles(event.tile)[0] not in hand.wildcards, "a discarded 混 was claimed"
+    elif isinstance(event, ev.KongDeclared) and hand.seat(event.seat).ready is not None:
+        seat = hand.seat(event.seat)
+        kong_tile = parse_tiles(event.tiles[0])[0]
+        rest = list(seat.hand)
+        for _ in event.tiles:
+            rest.remove(kong_tile)
+        assert_still_declarable(before, seat.melds, event.kind, kong_tile, rest)
     elif isinstance(event, ev.ClaimAnswered):
         assert not hand.last_draws, "a claim window in the last draws"
+
+
+def assert_still_declarable(
+    before: TableState, melds: tuple[Meld, ...], kind: str, kong_tile: int, rest: list[int]
+) -> None:
+    """Decision 4: a kong after 听 leaves a hand that could declare 听 (哈尔滨's conditions too)."""
+    config = before.variant
+    assert before.hand is not None
+    after = melds_after_kong(melds, kind, kong_tile)
+    assert may_declare_ready(config, tuple(rest), after, before.hand.wildcards), (
+        "a kong after 听 left a hand that could not declare 听"
+    )
 
 
 # -- playing a hand -----------------------------------------------------------------------------

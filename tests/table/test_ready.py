@@ -161,6 +161,7 @@ def test_mudanjiang_ready_is_refused_when_a_claim_leaves_a_single_tile() -> None
 
 
 def test_harbin_a_seat_with_four_concealed_tiles_may_not_chow_pong_or_kong() -> None:
+    """001: 系统自动限制剩4个牌后不可以吃碰杠操作 (decision 4)."""
     table = _three_pongs("harbin")
     table.discard(0, "1s")
     assert table.options_of(1) == ()
@@ -386,3 +387,55 @@ def test_harbin_a_ready_seat_may_not_kong_when_the_kong_breaks_its_wait() -> Non
         table.play(table.hand.turn, table.drawn(table.hand.turn))
     assert table.hand.turn == 1 and table.drawn(1) == "4m"
     assert "not ready" in table.refuse(Kong(seat=1, tile="4m"))
+
+
+# -- 哈尔滨: a kong after 听 needs a hand that could still declare 听 (decision 4) ----------------
+# 001: 听牌后可以杠牌的，系统判断杠牌后的牌型是否无法上听…如果判断杠牌后无法成听牌牌型，则不允许杠牌.
+# Seat 1 pongs 9m from the dealer and throws 7z to be 听 on 555s 666s 777s 8s (it reads as three
+# 567s runs with the 碰 as its 刻). A kong of 6s would leave 555s 777s 8s: still waiting on 8s,
+# but with no 顺 in any winning reading, so the seat could not declare 听 on it.
+READY_ON_RUNS = "99m555s666s777s8s7z"
+
+
+def _ready_on_runs(draws: list[str]) -> Table:
+    table = dealt("harbin", {1: READY_ON_RUNS}, draws=draws, first="9m")
+    table.discard(0, "9m")
+    table.pass_all(but=[1])
+    table.pung(1)
+    table.discard(1, "7z", ready="plain")
+    table.pass_all()
+    assert table.seat(1).ready == "plain"
+    return table
+
+
+def test_harbin_no_concealed_kong_after_ready_that_leaves_a_wait_but_no_run() -> None:
+    table = _ready_on_runs(["3p", "3p", "3p", "6s"])
+    for _ in range(3):
+        table.play(table.hand.turn, table.drawn(table.hand.turn))
+    assert table.hand.turn == 1 and table.drawn(1) == "6s"
+    assert "无法上听" in table.refuse(Kong(seat=1, tile="6s"))
+    assert "no 顺" in table.refuse(Kong(seat=1, tile="6s"))
+
+
+def test_harbin_no_kong_on_a_discard_after_ready_that_leaves_a_wait_but_no_run() -> None:
+    table = _ready_on_runs(["6s"])
+    table.discard(2, "6s")  # seat 1 holds 666s
+    assert "kong" not in table.options_of(1)
+
+
+def test_harbin_a_kong_after_ready_may_change_the_waits() -> None:
+    """001: 如果不影响听牌牌型，则让玩家自主选择是否杠牌: the waits may change (decision 4).
+    Seat 1 is 听 on 2223m 456p 789s beside its 碰 of 9m (1m, 3m or 4m); a kong of the fourth 2m
+    leaves 3m 456p 789s, 听 on 3m alone, with the kong as its 刻 and 456p as its 顺."""
+    table = dealt("harbin", {1: "99m2223m456p789s7z"}, draws=["3p", "3p", "3p", "2m"], first="9m")
+    table.discard(0, "9m")
+    table.pass_all(but=[1])
+    table.pung(1)
+    table.discard(1, "7z", ready="plain")
+    table.pass_all()
+    for _ in range(3):
+        table.play(table.hand.turn, table.drawn(table.hand.turn))
+    assert table.drawn(1) == "2m"
+    table.kong(1, "2m")
+    seat = table.seat(1)
+    assert seat.ready == "plain" and seat.melds[-1].kind == "concealed_kong"

@@ -6,7 +6,12 @@ from services.rules.melds import Meld
 from services.rules.table import settle
 from services.rules.table.state import Claim, ClaimWindow, HandState, TableState
 from services.rules.table.walls import replacement_available
-from services.rules.table.winning import declarable_discards, hand_waits, shanten_of
+from services.rules.table.winning import (
+    declarable_discards,
+    may_declare_ready,
+    melds_after_kong,
+    shanten_of,
+)
 from services.rules.tiles import Tile
 from services.rules.variants import VariantConfig
 
@@ -75,7 +80,7 @@ def claim_options(
     held = seat.concealed.count(tile)
     if seat.ready is not None:
         if held == 3 and kong_keeps_ready(
-            config, hand, seat_index, _without(seat.concealed, (tile,) * 3)
+            config, hand, seat_index, _without(seat.concealed, (tile,) * 3), tile
         ):
             kinds.append("kong")
         return tuple(kinds)
@@ -112,12 +117,14 @@ def near_ready(
 
 
 def kong_keeps_ready(
-    config: VariantConfig, hand: HandState, seat_index: int, rest: tuple[Tile, ...]
+    config: VariantConfig, hand: HandState, seat_index: int, rest: tuple[Tile, ...], tile: Tile
 ) -> bool:
-    """A kong after 听 only where the variant allows it and the hand still waits after it."""
+    """A kong of a discard after 听 only where the variant allows it, and only when the hand
+    left could still declare 听 (哈尔滨, decision 4: 系统判断杠牌后的牌型是否无法上听)."""
     if config.kong_after_ready != "if_still_ready" or not replacement_available(config, hand):
         return False
-    return bool(hand_waits(config, rest, hand.seat(seat_index).melds, hand.wildcards))
+    melds = melds_after_kong(hand.seat(seat_index).melds, "kong", tile)
+    return may_declare_ready(config, rest, melds, hand.wildcards)
 
 
 def open_window(

@@ -217,6 +217,10 @@ def _hand_shown(table: TableState, e: ev.HandShown) -> TableState:
     return _with_hand(table, hand.with_seat(e.seat, patch(hand.seat(e.seat), shown=True)))
 
 
+def _concealed_kongs_shown(table: TableState, e: ev.ConcealedKongsShown) -> TableState:
+    return table  # who sees a 暗杠 follows from its seat's openness and the hand's end
+
+
 def _wildcard_set_aside(table: TableState, e: ev.WildcardSetAside) -> TableState:
     hand = _hand(table)
     seat = hand.seat(e.seat)
@@ -275,6 +279,7 @@ _APPLY: dict[str, Callable[[TableState, Any], TableState]] = {
     "tile_claimed": _tile_claimed,
     "kong_declared": _kong_declared,
     "hand_shown": _hand_shown,
+    "concealed_kongs_shown": _concealed_kongs_shown,
     "wildcard_set_aside": _wildcard_set_aside,
     "hand_won": _hand_won,
     "hand_drawn": _hand_drawn,

@@ -219,6 +219,7 @@ POLICIES: dict[str, Policy] = {
     },
     "tile_claimed": public("seat", "kind", "tile", "from_seat", "tiles", "ready"),
     "kong_declared": {**public("seat", "kind"), "tiles": _KONG_TILES, "replacement": PRIVATE},
+    "concealed_kongs_shown": public("seat", "tiles"),  # turned face up for all (decision 4)
     "hand_shown": public("seat", "tiles"),
     "wildcard_set_aside": public("seat", "tile"),
     "hand_won": {"wins": everyone(_each(WIN_POLICY))},

@@ -11,6 +11,7 @@ from services.rules.table.deal import deal
 from services.rules.table.setup import setup_events
 from services.rules.table.state import HandState, SeatState, TableState
 from services.rules.table.tanggu_play import MAX_WILD_PAIR_RAISES, in_hun_diao
+from services.rules.table.visibility import concealed_kong_faces_shown
 from services.rules.table.walls import drawable, in_last_draws, peek_head, peek_tail
 from services.rules.tiles import FLOWERS, name, names
 from services.rules.variants import VariantConfig
@@ -37,7 +38,12 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
     if hand.step == "setup":
         return setup_events(config, hand)
     if hand.step == "ended":
-        settled: list[DomainEvent] = [settle.hand_settled(table, hand, hand.wins)]
+        settled: list[DomainEvent] = [
+            ev.ConcealedKongsShown(seat=index, tiles=tuple(names(kongs)))
+            for index, seat in enumerate(hand.seats)
+            if (kongs := face_down_kongs(config, seat))
+        ]
+        settled.append(settle.hand_settled(table, hand, hand.wins))
         if hand.seed is not None:  # the deal's commitment can now be checked by anyone
             settled.append(ev.SeedRevealed(hand_number=hand.number, seed=hand.seed))
         return settled
@@ -65,13 +71,21 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
     return []
 
 
-def visible_copies(hand: HandState, t: int) -> int:
+def face_down_kongs(config: VariantConfig, seat: SeatState) -> list[int]:
+    """The seat's 暗杠 (one tile each) that the other seats see face down (decision 4)."""
+    if concealed_kong_faces_shown(config, seat):
+        return []
+    return [m.tile for m in seat.melds if m.kind == "concealed_kong"]
+
+
+def visible_copies(config: VariantConfig, hand: HandState, t: int) -> int:
     """Copies of a tile in view: every discard pile and every meld shown face up."""
     count = 0
     for seat in hand.seats:
         count += seat.discards.count(t)
+        hidden = face_down_kongs(config, seat)
         for meld in seat.melds:
-            if meld.kind != "concealed_kong" or seat.is_open:
+            if meld.kind != "concealed_kong" or meld.tile not in hidden:
                 count += meld.tiles.count(t)
     return count
 
@@ -80,7 +94,7 @@ def _bao_change(config: VariantConfig, hand: HandState) -> list[DomainEvent]:
     """换宝: three copies of the 宝 in view; the next 宝 is the last tile of the wall."""
     if config.wildcard != "bao" or hand.bao is None or hand.step == "ended":
         return []
-    if visible_copies(hand, hand.bao) < 3 or drawable(config, hand) == 0:
+    if visible_copies(config, hand, hand.bao) < 3 or drawable(config, hand) == 0:
         return []
     return [ev.BaoChanged(old=name(hand.bao), new=name(peek_tail(hand)))]
 
@@ -103,7 +117,7 @@ def _close_window(table: TableState, hand: HandState) -> list[DomainEvent]:
     seat, claim = taken[0]
     kind = {"ready_chi": "chi", "ready_pong": "pong"}.get(claim.kind, claim.kind)
     used = claim.tiles if kind == "chi" else (window.tile,) * (2 if kind == "pong" else 3)
-    return [
+    claimed: list[DomainEvent] = [
         ev.TileClaimed(
             seat=seat,
             kind=kind,
@@ -113,6 +127,12 @@ def _close_window(table: TableState, hand: HandState) -> list[DomainEvent]:
             ready=claim.kind.startswith("ready_"),
         )
     ]
+    claimer = hand.seat(seat)
+    if config.concealed_kong_shown_when_open and not claimer.is_open:
+        kongs = face_down_kongs(config, claimer)  # 开门后暗杠自动明示 (牡丹江)
+        if kongs:
+            claimed.append(ev.ConcealedKongsShown(seat=seat, tiles=tuple(names(kongs))))
+    return claimed
 
 
 def _draw_for(seat: int, config: VariantConfig, hand: HandState) -> list[DomainEvent]:

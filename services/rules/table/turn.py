@@ -17,7 +17,7 @@ from services.rules.table.guards import hand_in_play, on_turn, refuse
 from services.rules.table.state import HandState, SeatState, TableState
 from services.rules.table.tanggu_play import MAX_WILD_PAIR_RAISES, dubao_wait, in_hun_diao
 from services.rules.table.walls import peek_tail, replacement_available
-from services.rules.table.winning import hand_waits, may_declare_ready
+from services.rules.table.winning import may_declare_ready, melds_after_kong
 from services.rules.tiles import name, names, tile
 from services.rules.variants import VariantConfig
 
@@ -107,8 +107,13 @@ def kong(table: TableState, cmd: Kong) -> list[DomainEvent]:
     if seat.ready is not None:
         if config.kong_after_ready == "never":
             raise refuse(f"no kong after 听 in {config.name}")
-        if not hand_waits(config, rest, seat.melds, hand.wildcards):
-            raise refuse("this kong would leave the hand not ready")
+        melds = melds_after_kong(seat.melds, kind, t)
+        if not may_declare_ready(config, rest, melds, hand.wildcards):
+            blockers = ready_rules.ready_blockers(config, rest, melds, hand.wildcards)
+            raise refuse(
+                "this kong would leave the hand not ready to declare 听 (无法上听): "
+                + "; ".join(blockers)
+            )
     return [ev.KongDeclared(seat=cmd.seat, kind=kind, tiles=tuple(names(taken)))]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from services.rules import ready as ready_rules
-from services.rules.melds import Meld
+from services.rules.melds import Meld, MeldKind
 from services.rules.shanten import shanten
 from services.rules.shapes import is_complete, is_seven_pairs, waits
 from services.rules.table.state import HandState
@@ -63,6 +63,20 @@ def may_declare_ready(
     if config.id not in ready_rules.READY_RULES:
         return True
     return ready_rules.can_declare_ready(config, tiles, melds, wildcards)
+
+
+def melds_after_kong(melds: tuple[Meld, ...], kind: str, tile: Tile) -> tuple[Meld, ...]:
+    """The melds once a kong of ``tile`` is made: an 补杠 turns its 碰 into a kong, an 暗杠 or
+    a 明杠 adds one. Which kind of kong it is matters only to 开门 (an 暗杠 does not open)."""
+    if kind == "added_kong":
+        return tuple(
+            Meld("added_kong", (tile,) * 4, m.claimed, m.from_seat)
+            if m.kind == "pong" and m.tile == tile
+            else m
+            for m in melds
+        )
+    meld_kind: MeldKind = "concealed_kong" if kind == "concealed_kong" else "kong"
+    return melds + (Meld(meld_kind, (tile,) * 4, None if meld_kind == "concealed_kong" else tile),)
 
 
 def declarable_discards(

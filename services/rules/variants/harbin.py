@@ -2,8 +2,9 @@
 
 112 tiles. Like 牡丹江 but: priority 胡 > 杠 > 吃听 > 碰 > 吃; 吃听 by 吃 only; 卡当 only on a
 single wait; three 红中 stand in for the 刻 and two pairs allow 对倒; a kong after 听 when the hand
-stays ready; no 吃碰杠 once only 4 concealed tiles remain; the dealer stays on a win or 荒庄
-(连庄), else the winner deals. Kong replacements come from the last stack.
+could still declare 听 after it; no 吃碰杠 once only 4 concealed tiles remain; an 暗杠 stays face
+down until the hand ends, open or not (碰或杠牌后必须亮明暗杠除外); the dealer stays on a win or
+荒庄 (连庄), else the winner deals. Kong replacements come from the last stack.
 """
 
 from services.rules.tiles import RED_DRAGON, SUITED_KINDS
