@@ -96,6 +96,7 @@ def test_a_concealed_kong_does_not_open_the_hand_for_ready(variant: str) -> None
 
 
 def test_mudanjiang_a_pair_of_red_dragons_stands_in_for_the_triplet() -> None:
+    """000: 一对红中可以代替刻牌."""
     table = chow_from_dealer("mudanjiang", "23m456p789s77z46p9m", "1m", "23m")
     table.discard(1, "9m", ready="plain")
     assert table.seat(1).ready == "plain"
@@ -107,7 +108,7 @@ def test_harbin_a_pair_of_red_dragons_is_not_a_triplet() -> None:
 
 
 def test_harbin_two_pairs_allow_ready_without_a_triplet() -> None:
-    """对倒: no 刻 but two pairs, either of which the winning tile makes the 刻."""
+    """001: 如果无刻牌，但有两个对子也可听牌，听牌后可以胡对倒 (对倒: either pair becomes the 刻)."""
     table = chow_from_dealer("harbin", "23m678p789s11s55p9m", "1m", "23m")
     table.discard(1, "9m", ready="plain")
     assert table.seat(1).ready == "plain"
@@ -439,3 +440,52 @@ def test_harbin_a_kong_after_ready_may_change_the_waits() -> None:
     table.kong(1, "2m")
     seat = table.seat(1)
     assert seat.ready == "plain" and seat.melds[-1].kind == "concealed_kong"
+
+
+# -- the 刻 and the 顺 in one winning arrangement (decision 6) ----------------------------------
+# 000: 听牌时，牌中必须带至少一组刻牌（即三张一样的牌）与一组顺牌（例123或789）否则不可以听牌,
+# 一对红中可以代替刻牌. 001: 有3个以上的红中，也可以满足刻牌的条件.
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_three_of_a_kind_that_every_winning_reading_splits_is_no_triplet(variant: str) -> None:
+    """Seat 1 吃s 7s with 89s and would be 听 on 11123345p 78m (6m or 9m): the only winning reading
+    is 11p 123p 345p 789m, so the three 1p are a pair and a run's end, never a 刻."""
+    table = chow_from_dealer(variant, "11123345p78m89s7z", "7s", "89s")
+    assert "no 刻" in table.refuse(DiscardTile(seat=1, tile="7z", ready="plain"))
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_three_of_a_kind_that_a_winning_reading_keeps_is_the_triplet(variant: str) -> None:
+    """11123p 567p 99m with the 吃 of 789s: winning on 4p reads 111p 234p 567p 99m."""
+    table = chow_from_dealer(variant, "11123p567p99m89s7z", "7s", "89s")
+    table.discard(1, "7z", ready="plain")
+    assert table.seat(1).ready == "plain"
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_kong_is_a_triplet_for_ready(variant: str) -> None:
+    """Decision 6: a kong is a 刻. Seat 1 kongs the dealer's 9m; 123s 456p 78p 11s hold no 刻."""
+    table = dealt(variant, {1: "999m123s456p78p11s"}, first="9m")
+    table.discard(0, "9m")
+    table.pass_all(but=[1])
+    table.kong(1)
+    drawn = table.drawn(1)
+    assert drawn is not None and table.seat(1).melds[-1].kind == "kong"
+    table.discard(1, drawn, ready="plain")
+    assert table.seat(1).ready == "plain"
+
+
+@pytest.mark.parametrize("variant", BAO_VARIANTS)
+def test_a_chow_is_a_run_for_ready(variant: str) -> None:
+    """Decision 6: a 吃 is a 顺. 555p 999s 11s 46p hold no 顺 once 5p is the winning tile."""
+    table = chow_from_dealer(variant, "23m555p999s11s46p9m", "1m", "23m")
+    table.discard(1, "9m", ready="plain")
+    assert table.seat(1).ready == "plain"
+
+
+def test_harbin_three_red_dragons_are_the_triplet() -> None:
+    """001: 有3个以上的红中，也可以满足刻牌的条件."""
+    table = chow_from_dealer("harbin", "23m456p789s777z5s9m", "1m", "23m")
+    table.discard(1, "9m", ready="plain")
+    assert table.seat(1).ready == "plain"
