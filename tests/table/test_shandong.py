@@ -196,6 +196,14 @@ def test_shandong_gang_bao_the_seat_whose_discard_was_konged_pays_for_all() -> N
 
 
 def test_shandong_cheng_bao_a_seat_that_fed_three_melds_pays_all_of_the_winners_score() -> None:
+    table = _cheng_bao_then_seat_two_discards()
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert won.discarder == 2
+    assert won.payments[2] == won.payments[3] == 0 and won.payments[0] == -won.payments[1] < 0
+
+
+def _cheng_bao_then_seat_two_discards() -> Table:
+    """Seat 0 feeds seat 1 three 吃 (承包); seat 2 then throws the 1z seat 1 waits on."""
     table = Table("shandong")
     dealer = "147p258s369p6z7z3s9s" + "1m"
     table.start({0: dealer, 1: "23m56p78s11z22z9m9p1s", 2: "1z"}, tail=["6z"])
@@ -217,9 +225,7 @@ def test_shandong_cheng_bao_a_seat_that_fed_three_melds_pays_all_of_the_winners_
     assert table.hand.turn == 2
     table.discard(2, "1z")
     table.pass_all(but=[1])
-    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
-    assert won.discarder == 2
-    assert won.payments[2] == won.payments[3] == 0 and won.payments[0] == -won.payments[1] < 0
+    return table
 
 
 # -- the reserved stacks -------------------------------------------------------------------------
@@ -307,3 +313,57 @@ def test_shandong_no_di_he_after_a_claim() -> None:
 
 def _highest(table: Table, seat: int) -> str:
     return names(table.seat(seat).concealed)[-1]
+
+
+# -- 地和 (decision 8) -----------------------------------------------------------------------------
+# 002: 地和 闲家在第一轮吃、碰、杠前和牌. Decision 8: an 暗杠 is a 杠 too, and a win on one's own kong
+# replacement is 杠上开花, never 地和.
+
+
+def test_shandong_no_di_he_after_another_seats_concealed_kong() -> None:
+    table = shandong({0: DEALER + "1z", 2: "111m", 3: WAITS_5P_3}, draws=[None, "1m", "5p"])
+    table.play(0, "1z")
+    table.play(1, table.drawn(1))
+    assert table.drawn(2) == "1m"
+    table.kong(2, "1m")
+    table.play(2, table.drawn(2))
+    assert table.drawn(3) == "5p"
+    won = table.of_type(ev.HandWon, table.win(3))[0].wins[0]
+    assert "地和" not in won.patterns
+
+
+def test_shandong_a_win_on_the_replacement_of_ones_own_first_kong_is_gang_shang_kai_hua() -> None:
+    table = shandong({0: DEALER + "1z", 1: "555p123m789m11z46s"}, draws=["5p"], tail=["5s"])
+    table.play(0, "1z")
+    table.kong(1, "5p")
+    assert table.drawn(1) == "5s"
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert "杠上开花" in won.patterns and "地和" not in won.patterns
+
+
+# -- liability on a discard win: three shares, the discarder pays nothing (decision 8) -----------
+def test_shandong_the_robbed_seat_pays_three_shares_of_a_self_drawn_win() -> None:
+    """002: 抢杠…其他两家的输分都由被抢杠玩家给和牌的人 — the robbed seat pays what all three would."""
+    table = _added_kong("shandong")
+    table.kong(2, "5p")
+    won = table.of_type(ev.HandWon, table.win(3))[0].wins[0]
+    share = _self_drawn_share(won)
+    assert won.payments == _only(2, 3, 3 * share)
+
+
+def test_shandong_cheng_bao_on_a_discard_win_pays_three_shares_and_the_discarder_nothing() -> None:
+    """002: 承包…只要B胡牌都由A与B两个人之间结算，由A包B所有的分 (also when C discards the tile)."""
+    table = _cheng_bao_then_seat_two_discards()
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert won.discarder == 2
+    assert won.payments == _only(0, 1, 3 * _self_drawn_share(won))
+
+
+def _self_drawn_share(won: ev.Win) -> int:
+    """What one seat pays on a 自摸 of this win: (底 5 + 花) × 番; these winners hold no 花
+    (no flower, no 碰 of honours, no kong), so the share is 5 × 番."""
+    return 5 * won.fan
+
+
+def _only(payer: int, winner: int, amount: int) -> tuple[int, ...]:
+    return tuple(-amount if s == payer else amount if s == winner else 0 for s in range(4))

@@ -7,7 +7,8 @@
   nor 清一色 (``002`` has no 字一色).
 - 将一色 (由2、5、8将牌组成): every tile of the hand, melds included, is a 2, 5 or 8 of a suit.
 - 地和: a non-dealer win with ``first_draw`` set (the caller sets it during the first
-  go-round while nobody has claimed), on a draw or a discard. 天和: the dealer's self-drawn
+  go-round while no seat has made a 吃, 碰 or 杠, an 暗杠 included), on a draw or a discard;
+  so a win on one's own kong replacement is 杠上开花, never 地和 (decision 8). 天和: the dealer's self-drawn
   opening hand. 杠上开花 is self-drawn only (a replacement tile is never a discard).
 - 七对 accepts four of a kind as two pairs (option ``quad_as_two_pairs``).
 - Payment: 点炮 by the discarder alone, 自摸 by each other seat. One seat is liable for what

@@ -192,7 +192,8 @@ def _kong_declared(table: TableState, e: ev.KongDeclared) -> TableState:
     hand = _hand(table)
     tiles = ts(e.tiles)
     seat, meld = seat_ops.declare_kong(hand.seat(e.seat), e.kind, tiles)
-    hand = patch(hand.with_seat(e.seat, seat), kong_fed_by=None)
+    # an 暗杠 ends the first go-round's 地和 as a claim does (decision 8)
+    hand = patch(hand.with_seat(e.seat, seat), kong_fed_by=None, claims_made=True)
     if e.kind == "dragon_kong":
         return _with_hand(table, hand)  # three tiles, a set already: no replacement
     if e.replacement is not None:  # 风头杠 before the first draw: the replacement joins the hand

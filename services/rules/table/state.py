@@ -129,7 +129,7 @@ class HandState:
     after_kong: bool = False  # the seat to act drew a replacement (杠开)
     kong_fed_by: int | None = None  # 杠爆: the discarder of a kong's tile, until the next discard
     pending_kong: Meld | None = None  # an 补杠 waiting on the rob window
-    claims_made: bool = False  # any 吃碰杠 yet (地和)
+    claims_made: bool = False  # any 吃碰杠 yet, 暗杠 included (地和)
     last_draws: bool = False  # the tile in play was one of the last draws (自摸 only)
     seed: str | None = None
     wins: tuple[Win, ...] = ()  # set when the hand is won
