@@ -49,9 +49,16 @@ class TableService:
         snapshot_every: int = 100,
         max_attempts: int = 8,
         cached_tables: int = 256,
+        snapshot_key: bytes | None = None,
     ) -> None:
+        """``snapshot_key`` (held outside the store, e.g. ``loader.snapshot_key_from_env()``)
+        seals the snapshots this service writes and checks the ones it reads; without one, no
+        snapshot is written or read and a table is folded from its events."""
+        if snapshot_key is not None and len(snapshot_key) < loader.MIN_KEY_BYTES:
+            raise ValueError(f"snapshot_key must be at least {loader.MIN_KEY_BYTES} bytes")
         self.store = store
         self.snapshot_every = snapshot_every
+        self.snapshot_key = snapshot_key
         self.max_attempts = max_attempts
         self.cached_tables = cached_tables
         self._known: OrderedDict[str, loader.LoadedTable] = OrderedDict()  # recently folded tables
@@ -115,7 +122,7 @@ class TableService:
                 )
             except ConcurrencyError:
                 continue
-            after = loader.LoadedTable(state, loaded.version + len(events))
+            after = loader.LoadedTable(state, recorded[-1].version, recorded[-1].hash)
             self._remember(table_id, after)
             self._maybe_snapshot(table_id, loaded.version, after)
             return Accepted(recorded, state)
@@ -147,14 +154,21 @@ class TableService:
         return command.model_copy(update={"seed": seed})
 
     def _maybe_snapshot(self, table_id: str, before: int, after: loader.LoadedTable) -> None:
+        if self.snapshot_key is None or self.snapshot_every <= 0:
+            return
         if after.version // self.snapshot_every > before // self.snapshot_every:
-            loader.save_snapshot(self.store, table_id, after)
+            loader.save_snapshot(self.store, table_id, after, self.snapshot_key)
 
     # -- reading ------------------------------------------------------------------------------
     def _load(self, table_id: str) -> loader.LoadedTable:
         """The table from what this process last folded of it (one read for the events since),
         else from the store's snapshot and tail."""
-        loaded = loader.load(self.store, table_id, known=self._known.get(table_id))
+        loaded = loader.load(
+            self.store,
+            table_id,
+            known=self._known.get(table_id),
+            snapshot_key=self.snapshot_key,
+        )
         self._remember(table_id, loaded)
         return loaded
 

@@ -17,6 +17,7 @@ from services.tables.loader import load
 from services.tables.verify import verify_table
 
 PLAYERS = ("ann", "bo", "cy", "di")
+SNAPSHOT_KEY = b"replay-property-snapshot-key"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -31,7 +32,7 @@ def test_a_game_played_through_the_service_replays_from_the_store_to_the_live_st
     with tempfile.TemporaryDirectory() as folder:
         store = open_store(f"sqlite:///{folder}/game.sqlite3")
         try:
-            service = TableService(store, snapshot_every=50)
+            service = TableService(store, snapshot_every=50, snapshot_key=SNAPSHOT_KEY)
             service.open_table("t1", variant, PLAYERS)
             outcome = service.handle("t1", StartHand())
             assert isinstance(outcome, Accepted) and outcome.state is not None
@@ -43,7 +44,7 @@ def test_a_game_played_through_the_service_replays_from_the_store_to_the_live_st
                 assert isinstance(outcome, Accepted) and outcome.state is not None
                 live = outcome.state
             assert load(store, "t1", use_snapshot=False).state == live
-            assert load(store, "t1").state == live
+            assert load(store, "t1", snapshot_key=SNAPSHOT_KEY).state == live
             report = verify_table(store.read_stream("t1"))
             assert report.chain_break is None and report.first_divergence is None
             assert not report.seed_problems

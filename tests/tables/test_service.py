@@ -25,6 +25,7 @@ from services.tables.loader import load
 from services.tables.verify import verify_table
 
 PLAYERS = ("ann", "bo", "cy", "di")
+SNAPSHOT_KEY = b"service-test-snapshot-key"
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
 
 
@@ -49,14 +50,14 @@ def test_a_game_played_through_handle_survives_a_restart_and_replays_exactly(
     store_url: str, variant: str
 ) -> None:
     store = open_store(store_url)
-    service = TableService(store, snapshot_every=40)
+    service = TableService(store, snapshot_every=40, snapshot_key=SNAPSHOT_KEY)
     service.open_table("t1", variant, PLAYERS)
     live = play_hand(service, "t1")
     store.close()
 
     reopened = open_store(store_url)  # a new process: nothing but the store survives
     try:
-        assert TableService(reopened).load("t1") == live
+        assert TableService(reopened, snapshot_key=SNAPSHOT_KEY).load("t1") == live
         assert load(reopened, "t1", use_snapshot=False).state == live
         report = verify_table(reopened.read_stream("t1"))
         assert report.ok, report.lines()
@@ -131,12 +132,13 @@ def test_a_retried_command_id_gets_the_first_result_back(store: EventStore) -> N
 
 
 def test_snapshots_are_only_an_optimisation(store: EventStore) -> None:
-    service = TableService(store, snapshot_every=25)
+    service = TableService(store, snapshot_every=25, snapshot_key=SNAPSHOT_KEY)
     service.open_table("t1", "shanghai", PLAYERS)
     play_hand(service, "t1")
-    with_snapshots = load(store, "t1").state
+    assert store.load_snapshot("t1") is not None
+    with_snapshots = load(store, "t1", snapshot_key=SNAPSHOT_KEY).state
     store.delete_snapshots()
-    assert load(store, "t1").state == with_snapshots == replay(decode_all(store))
+    assert load(store, "t1", snapshot_key=SNAPSHOT_KEY).state == with_snapshots == replay(decode_all(store))
 
 
 def decode_all(store: EventStore) -> list:
