@@ -19,8 +19,8 @@ from events.hand import Win
 from events.hashchain import canonical_json, sha256_hex
 from services.rules.table.state import TableState
 
-_STATE: TypeAdapter[TableState] = TypeAdapter(TableState)
-_STATE.rebuild(_types_namespace={"Win": Win})  # HandState.wins names Win only for type checkers
+STATE_ADAPTER: TypeAdapter[TableState] = TypeAdapter(TableState)
+STATE_ADAPTER.rebuild(_types_namespace={"Win": Win})  # HandState.wins names Win only for type checkers
 
 
 def _shape(schema: Any) -> Any:
@@ -37,7 +37,7 @@ def shape_of(adapter: TypeAdapter[Any]) -> str:
     return sha256_hex(canonical_json(_shape(adapter.json_schema())))[:16]
 
 
-STATE_SHAPE = shape_of(_STATE)
+STATE_SHAPE = shape_of(STATE_ADAPTER)
 """The version of the state's shape: changes whenever a field of a state class does."""
 
 
@@ -46,13 +46,13 @@ class StateDecodeError(ValueError):
 
 
 def encode_state(state: TableState) -> dict[str, Any]:
-    data: dict[str, Any] = _STATE.dump_python(state, mode="json")
+    data: dict[str, Any] = STATE_ADAPTER.dump_python(state, mode="json")
     return data
 
 
 def decode_state(data: Any) -> TableState:
     try:
-        return _STATE.validate_python(data)
+        return STATE_ADAPTER.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "the document"
