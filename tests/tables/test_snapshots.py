@@ -200,7 +200,7 @@ def test_every_state_comes_back_from_its_json_unchanged(variant: str, choices: i
     _, state = decide_and_evolve(
         TableState(), OpenTable(table_id="t", variant=variant, players=PLAYERS)
     )
-    _, state = decide_and_evolve(state, StartHand(seed=f"seed-{choices}"))
+    _, state = decide_and_evolve(state, StartHand(seed=f"snapshot-seed-{choices}"))
     rng = random.Random(choices)
     for _ in range(steps):
         if state.hand_over:
