@@ -25,15 +25,19 @@ from services.tables.loader import load
 
 
 def build(service: TableService, table_id: str, variant: str, events: int) -> int:
-    service.open_table(table_id, variant, PLAYERS)
+    service.open_table(table_id, variant, PLAYERS, command_id=f"{table_id}/open")
     rng = random.Random(1)
+    moves = 0
     while service.store.stream_version(table_id) < events:
-        outcome = service.handle(table_id, StartHand())
+        moves += 1
+        outcome = service.handle(table_id, StartHand(), command_id=f"{table_id}/{moves}")
         assert isinstance(outcome, Accepted) and outcome.state is not None
         state = outcome.state
         while not state.hand_over:
             seat = seats_to_act(state)[0]
-            outcome = service.handle(table_id, winning_command(state, seat, rng))
+            moves += 1
+            command = winning_command(state, seat, rng)
+            outcome = service.handle(table_id, command, command_id=f"{table_id}/{moves}")
             assert isinstance(outcome, Accepted) and outcome.state is not None
             state = outcome.state
     return service.store.stream_version(table_id)
@@ -57,13 +61,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
     store = open_store(args.store)
-    service = TableService(store, snapshot_every=args.snapshot_every)
+    key = b"bench-table-load snapshot key"
+    service = TableService(store, snapshot_every=args.snapshot_every, snapshot_key=key)
     table_id = f"bench-load-{uuid.uuid4().hex[:8]}"
     total = build(service, table_id, args.variant, args.events)
     snapshot = store.load_snapshot(table_id)
     full = timed(lambda: load(store, table_id, use_snapshot=False), args.rounds)
-    snap = timed(lambda: load(store, table_id, use_snapshot=True), args.rounds)
-    assert load(store, table_id, use_snapshot=False).state == load(store, table_id).state
+    snap = timed(lambda: load(store, table_id, snapshot_key=key), args.rounds)
+    assert load(store, table_id, use_snapshot=False).state == load(store, table_id, snapshot_key=key).state
     tail = total - (snapshot.version if snapshot else 0)
     print(
         f"store {args.store.split('?')[0]}, {args.variant}, {total} events, snapshot at {snapshot.version if snapshot else 'none'} (tail {tail})"

@@ -11,6 +11,7 @@ previous event of its stream (``prev_hash`` / ``hash``, see ``events.hashchain``
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,6 +21,32 @@ JSONDict = dict[str, Any]
 ActorKind = Literal["seat", "system", "timer", "operator"]
 ACTOR_KINDS: frozenset[str] = frozenset(get_args(ActorKind))
 SEATS = range(4)
+MAX_ID_CHARS = 128
+"""Stream ids (tables) and command ids: at most this many characters, no space or control."""
+
+
+class InvalidIdError(ValueError):
+    """An id that no store keeps: empty, too long, or holding a space, control or surrogate."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+
+
+def check_id(field: str, value: object) -> None:
+    """Refuse an id before any store sees it: PostgreSQL cannot hold a NUL and no driver can
+    encode a lone surrogate, and an id is a key, not a place for a megabyte of text."""
+    if not isinstance(value, str):
+        raise InvalidIdError(field, f"must be text, not {type(value).__name__}")
+    if not value:
+        raise InvalidIdError(field, "must not be empty")
+    if len(value) > MAX_ID_CHARS:
+        raise InvalidIdError(field, f"must be at most {MAX_ID_CHARS} characters, not {len(value)}")
+    for index, char in enumerate(value):
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs") or char.isspace():
+            what = {"Cc": "a control character", "Cs": "a lone surrogate"}.get(category, "a space")
+            raise InvalidIdError(field, f"holds {what} ({ascii(char)}) at index {index}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,13 +28,22 @@ Contract (``EventStore``), the same for SQLite and PostgreSQL:
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from events.envelope import Actor, JSONDict, NewEvent, RecordedEvent, normalize_time, utc_now
+from events.envelope import (
+    Actor,
+    JSONDict,
+    NewEvent,
+    RecordedEvent,
+    check_id,
+    normalize_time,
+    utc_now,
+)
 from events.hashchain import event_hash
 
 
@@ -198,12 +207,36 @@ def draft_batch(
 
 
 def check_append_args(stream_id: str, expected_version: int, command_id: str | None) -> None:
-    if not stream_id:
-        raise ValueError("stream_id must not be empty")
+    check_id("stream_id", stream_id)
     if expected_version < 0:
         raise ValueError("expected_version must be >= 0")
-    if command_id is not None and not command_id:
-        raise ValueError("command_id must not be empty")
+    if command_id is not None:
+        check_id("command_id", command_id)
+
+
+class InvalidEventError(ValueError):
+    """An event or command that cannot be written as UTF-8 JSON (e.g. a lone surrogate)."""
+
+
+def unencodable(stream_id: str, error: UnicodeEncodeError) -> InvalidEventError:
+    return InvalidEventError(
+        f"stream {stream_id!r}: an event or its command holds text that is not UTF-8"
+        f" ({error.reason} at index {error.start}); nothing was written"
+    )
+
+
+class CorruptRowError(StoreError):
+    """A stored row that cannot be read back as an event (say, a payload that is not JSON)."""
+
+
+def decode_json_column(stream_id: str, version: int, column: str, text: str) -> Any:
+    """A JSON column of a stored event, or ``CorruptRowError`` naming the event."""
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise CorruptRowError(
+            f"stream {stream_id!r} version {version}: the stored {column} is not JSON ({error})"
+        ) from None
 
 
 def row_to_event(row: Sequence[Any]) -> RecordedEvent:
@@ -225,6 +258,11 @@ def row_to_event(row: Sequence[Any]) -> RecordedEvent:
         prev_hash,
         hash_,
     ) = row
+    if not isinstance(payload, dict) or not (command is None or isinstance(command, dict)):
+        raise CorruptRowError(
+            f"stream {stream_id!r} version {version}: the stored payload and command must be"
+            " JSON objects"
+        )
     return RecordedEvent(
         stream_id=stream_id,
         version=version,

@@ -48,7 +48,7 @@ from psycopg import pq, sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from events.envelope import JSONDict, NewEvent, RecordedEvent
+from events.envelope import JSONDict, NewEvent, RecordedEvent, check_id
 from events.fairness import commit_seed
 from events.hashchain import (
     GENESIS_HASH,
@@ -64,6 +64,7 @@ from events.store.base import (
     StoreError,
     check_append_args,
     row_to_event,
+    unencodable,
 )
 from events.store.migrations import migrate_postgres
 from events.store.pg_append import (
@@ -188,17 +189,22 @@ class PostgresEventStore:
     ) -> list[RecordedEvent]:
         # The canonical JSON of the command and of each payload is written as is and
         # spliced into the hashed content (events.hashchain.event_hash_json).
-        batch = Batch(stream_id, expected_version, events, command_id, command)
-        for _attempt in range(ATTEMPTS):
-            if prev_hash is None:
-                settled = self._settle(conn, stream_id, expected_version, command_id, batch.digest)
-                if isinstance(settled, list):
-                    return settled
-                prev_hash = settled
-            recorded = self._insert(conn, batch, prev_hash)
-            if recorded is not None:
-                return recorded
-            prev_hash = None
+        try:  # a text that is not UTF-8 fails as it is hashed or encoded, before it is sent
+            batch = Batch(stream_id, expected_version, events, command_id, command)
+            for _attempt in range(ATTEMPTS):
+                if prev_hash is None:
+                    settled = self._settle(
+                        conn, stream_id, expected_version, command_id, batch.digest
+                    )
+                    if isinstance(settled, list):
+                        return settled
+                    prev_hash = settled
+                recorded = self._insert(conn, batch, prev_hash)
+                if recorded is not None:
+                    return recorded
+                prev_hash = None
+        except UnicodeEncodeError as error:
+            raise unencodable(stream_id, error) from None
         raise StoreError(f"stream {stream_id!r}: could not agree on the head hash")
 
     def _insert(
@@ -340,6 +346,8 @@ class PostgresEventStore:
     def find_command(
         self, command_id: str, stream_id: str, command: JSONDict | None
     ) -> list[RecordedEvent] | None:
+        check_id("command_id", command_id)
+        check_id("stream_id", stream_id)
         with self._pool.connection() as conn:
             found = conn.execute(
                 "SELECT stream_id, digest, first_version, last_version FROM commands"
@@ -364,6 +372,7 @@ class PostgresEventStore:
         return [row_to_event(r) for r in rows]
 
     def read_stream(self, stream_id: str, from_version: int = 1) -> list[RecordedEvent]:
+        check_id("stream_id", stream_id)
         with self._pool.connection() as conn:
             rows = conn.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version >= %s"
@@ -385,6 +394,7 @@ class PostgresEventStore:
         return [row_to_event(r) for r in rows]
 
     def stream_version(self, stream_id: str) -> int:
+        check_id("stream_id", stream_id)
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT max(version) FROM events WHERE stream_id = %s", (stream_id,)
@@ -436,6 +446,7 @@ class PostgresEventStore:
     def save_snapshot(
         self, stream_id: str, version: int, state: bytes | JSONDict, schema: str
     ) -> None:
+        check_id("stream_id", stream_id)
         as_json, as_bytes = (
             (None, bytes(state)) if isinstance(state, bytes) else (Jsonb(state), None)
         )
@@ -450,6 +461,7 @@ class PostgresEventStore:
             )
 
     def load_snapshot(self, stream_id: str, schema: str | None = None) -> Snapshot | None:
+        check_id("stream_id", stream_id)
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT version, schema_tag, state_json, state_bytes, created_at FROM snapshots"
@@ -471,6 +483,8 @@ class PostgresEventStore:
 
     # -- sealed seeds ------------------------------------------------------
     def seal_seed(self, stream_id: str, hand: int, seed: str) -> str:
+        check_id("stream_id", stream_id)
+        check_id("seed", seed)
         commitment = commit_seed(seed)
         with self._pool.connection() as conn:
             conn.execute(
@@ -483,6 +497,7 @@ class PostgresEventStore:
         return commitment
 
     def load_seed(self, stream_id: str, hand: int) -> str:
+        check_id("stream_id", stream_id)
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT seed FROM sealed_seeds WHERE stream_id = %s AND hand = %s",
@@ -493,6 +508,7 @@ class PostgresEventStore:
         return str(row[0])
 
     def reveal(self, stream_id: str, hand: int) -> str:
+        check_id("stream_id", stream_id)
         with self._pool.connection() as conn:
             row = conn.execute(
                 "UPDATE sealed_seeds SET revealed_at = coalesce(revealed_at, now())"

@@ -23,19 +23,22 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from events.envelope import JSONDict, NewEvent, RecordedEvent, utc_now
+from events.envelope import JSONDict, NewEvent, RecordedEvent, check_id, utc_now
 from events.fairness import commit_seed
 from events.hashchain import GENESIS_HASH, command_digest, format_time
 from events.store.base import (
     EVENT_COLUMNS,
     CommandConflictError,
     ConcurrencyError,
+    CorruptRowError,
     RejectedBatchError,
     SeedError,
     Snapshot,
     check_append_args,
+    decode_json_column,
     draft_batch,
     row_to_event,
+    unencodable,
 )
 from events.store.migrations import migrate_sqlite
 
@@ -56,9 +59,16 @@ def _dumps(value: Any) -> str:
 
 def _decode(row: sqlite3.Row | tuple[Any, ...]) -> RecordedEvent:
     values = list(row)
-    values[6] = json.loads(values[6])
-    values[7] = datetime.fromisoformat(values[7])
-    values[11] = None if values[11] is None else json.loads(values[11])
+    stream_id, version = values[1], values[2]
+    values[6] = decode_json_column(stream_id, version, "payload", values[6])
+    try:
+        values[7] = datetime.fromisoformat(values[7])
+    except (TypeError, ValueError):
+        raise CorruptRowError(
+            f"stream {stream_id!r} version {version}: the stored time {values[7]!r} is not a time"
+        ) from None
+    if values[11] is not None:
+        values[11] = decode_json_column(stream_id, version, "command", values[11])
     return row_to_event(values)
 
 
@@ -121,7 +131,10 @@ class SqliteEventStore:
         command: JSONDict | None = None,
     ) -> list[RecordedEvent]:
         check_append_args(stream_id, expected_version, command_id)
-        digest = command_digest(stream_id, command)
+        try:
+            digest = command_digest(stream_id, command)
+        except UnicodeEncodeError as error:
+            raise unencodable(stream_id, error) from None
         conn = self._conn()
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -191,6 +204,8 @@ class SqliteEventStore:
                 conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.IntegrityError):
                 raise RejectedBatchError(stream_id, str(exc)) from exc
+            if isinstance(exc, UnicodeEncodeError):
+                raise unencodable(stream_id, exc) from None
             raise
         if recorded:
             with self._appended:
@@ -200,6 +215,8 @@ class SqliteEventStore:
     def find_command(
         self, command_id: str, stream_id: str, command: JSONDict | None
     ) -> list[RecordedEvent] | None:
+        check_id("command_id", command_id)
+        check_id("stream_id", stream_id)
         found = (
             self._conn()
             .execute(
@@ -229,6 +246,7 @@ class SqliteEventStore:
         return [_decode(r) for r in rows]
 
     def read_stream(self, stream_id: str, from_version: int = 1) -> list[RecordedEvent]:
+        check_id("stream_id", stream_id)
         rows = (
             self._conn()
             .execute(
@@ -252,6 +270,7 @@ class SqliteEventStore:
         return [_decode(r) for r in rows]
 
     def stream_version(self, stream_id: str) -> int:
+        check_id("stream_id", stream_id)
         row = (
             self._conn()
             .execute("SELECT max(version) FROM events WHERE stream_id = ?", (stream_id,))
@@ -278,6 +297,7 @@ class SqliteEventStore:
     def save_snapshot(
         self, stream_id: str, version: int, state: bytes | JSONDict, schema: str
     ) -> None:
+        check_id("stream_id", stream_id)
         as_json, as_bytes = (
             (None, bytes(state)) if isinstance(state, bytes) else (_dumps(state), None)
         )
@@ -291,6 +311,7 @@ class SqliteEventStore:
         )
 
     def load_snapshot(self, stream_id: str, schema: str | None = None) -> Snapshot | None:
+        check_id("stream_id", stream_id)
         row = (
             self._conn()
             .execute(
@@ -314,6 +335,8 @@ class SqliteEventStore:
 
     # -- sealed seeds ------------------------------------------------------
     def seal_seed(self, stream_id: str, hand: int, seed: str) -> str:
+        check_id("stream_id", stream_id)
+        check_id("seed", seed)
         commitment = commit_seed(seed)
         conn = self._conn()
         conn.execute(
@@ -326,6 +349,7 @@ class SqliteEventStore:
         return commitment
 
     def load_seed(self, stream_id: str, hand: int) -> str:
+        check_id("stream_id", stream_id)
         row = (
             self._conn()
             .execute(
@@ -338,6 +362,7 @@ class SqliteEventStore:
         return str(row[0])
 
     def reveal(self, stream_id: str, hand: int) -> str:
+        check_id("stream_id", stream_id)
         row = (
             self._conn()
             .execute(

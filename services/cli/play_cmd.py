@@ -236,18 +236,21 @@ def _through_store(variant: str, seed: str, store_url: str) -> tuple[list[Domain
 
     store = open_store(store_url)
     try:
-        service = TableService(store)
+        service = TableService(store, chosen_deals=True)  # the hand is dealt from --seed
         table_id = f"play-{variant}-{uuid.uuid4().hex[:8]}"
-        service.open_table(table_id, variant, PLAYERS)
-        outcome = service.handle(table_id, StartHand(seed=seed))
+        service.open_table(table_id, variant, PLAYERS, command_id=f"{table_id}/open")
+        outcome = service.handle(table_id, StartHand(seed=seed), command_id=f"{table_id}/deal")
         rng = random.Random(f"{seed}/bots")
+        moves = 0
         while (
             isinstance(outcome, Accepted)
             and outcome.state is not None
             and not outcome.state.hand_over
         ):
             seat = seats_to_act(outcome.state)[0]
-            outcome = service.handle(table_id, BOTS["winning"](outcome.state, seat, rng))
+            command = BOTS["winning"](outcome.state, seat, rng)
+            moves += 1
+            outcome = service.handle(table_id, command, command_id=f"{table_id}/move-{moves}")
         if not isinstance(outcome, Accepted):
             raise InvariantBroken(f"the table refused a bot's command: {outcome.reason}", [], [])
         recorded = store.read_stream(table_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
+from itertools import count
 
 from events.store import open_store
 from services.bots.runner import HandRecord, InvariantBroken, hand_seed, lineup
@@ -30,19 +31,22 @@ def run_variant_on_store(
 ) -> VariantRun:
     result = VariantRun(variant)
     store = open_store(store_url)
-    service = TableService(store)
+    service = TableService(store, chosen_deals=True)  # hands are dealt from the run's seeds
     table_id = f"sim-{variant}-{uuid.uuid4().hex[:8]}"
     bots = lineup(bot)
     rng = random.Random(f"{seed}|{variant}")
     started = time.perf_counter()
     try:
-        _accept(service, table_id, None, _open_command(table_id, variant))
+        numbers = count()
+        _accept(service, table_id, None, _open_command(table_id, variant), next(numbers))
         for index in range(games):
             record = HandRecord(seed=hand_seed(seed, variant, index))
-            state = _accept(service, table_id, record, StartHand(seed=record.seed))
+            deal = StartHand(seed=record.seed)
+            state = _accept(service, table_id, record, deal, next(numbers))
             while not state.hand_over:
                 seat = seats_to_act(state)[0]
-                state = _accept(service, table_id, record, bots[seat](state, seat, rng))
+                command = bots[seat](state, seat, rng)
+                state = _accept(service, table_id, record, command, next(numbers))
             if service.load(table_id) != state:
                 raise InvariantBroken(
                     "the table loaded from the store differs from the live state",
@@ -75,9 +79,14 @@ def _open_command(table_id: str, variant: str) -> Command:
 
 
 def _accept(
-    service: TableService, table_id: str, record: HandRecord | None, command: Command
+    service: TableService,
+    table_id: str,
+    record: HandRecord | None,
+    command: Command,
+    number: int,
 ) -> TableState:
-    outcome = service.handle(table_id, command)
+    # Deterministic ids, as a simulation's should be: the table, then the command's number.
+    outcome = service.handle(table_id, command, command_id=f"{table_id}/{number}")
     commands = record.commands if record else []
     if not isinstance(outcome, Accepted) or outcome.state is None:
         raise InvariantBroken(f"a legal command was refused: {command!r}: {outcome}", commands, [])

@@ -1,9 +1,12 @@
 """``TableService``: any process can run a table's commands against a shared event store.
 
-``handle`` loads the table (snapshot + tail), lets the rules engine ``decide``, and appends
-the events with the version it read; when another process got there first it reloads and
-decides again, a bounded number of times. A command id makes a retry safe: the second
-delivery gets the first result back.
+``handle`` checks the command at the edge (``bounds``), loads the table (a state it folded
+before, or a checked snapshot, plus the tail), lets the rules engine ``decide``, and appends the
+events with the version it read; when another process got there first it reloads and decides
+again, a bounded number of times. Every command carries an id, so a queue that delivers it
+twice is safe: the second delivery gets the first result back, however the two interleave,
+and a process only ever remembers a state it knows the store holds (its own events, as
+recorded).
 """
 
 from __future__ import annotations
@@ -15,17 +18,22 @@ from typing import Any
 from events.envelope import Actor, RecordedEvent
 from events.fairness import new_seed
 from events.store.base import ConcurrencyError, EventStore, SeedError
-from services.rules.table import CommandRejected, TableState, decide_and_evolve, evolve
+from services.rules.table import CommandRejected, TableState, decide_and_evolve
 from services.rules.table.commands import Command, OpenTable, StartHand
-from services.rules.table.redact import Viewer, event_for
+from services.rules.table.redact import Viewer
 from services.rules.table.views import player_view
 from services.tables import loader
-from services.tables.codec import actor_of, command_record, decode, to_new_event
+from services.tables.bounds import refusal
+from services.tables.codec import actor_of, command_record, to_new_event
+from services.tables.stream import SeatStream, StreamPage, read_page
 
 
 @dataclass(frozen=True)
 class Accepted:
-    """The command's events as recorded (the first result, for a retried command id)."""
+    """The command's events as recorded (the first result, for a retried command id).
+
+    ``state`` is the table right after them when this call recorded them; None when they
+    are an earlier delivery's (the table may have moved on since: load it)."""
 
     events: list[RecordedEvent]
     state: TableState | None = None
@@ -33,7 +41,7 @@ class Accepted:
 
 @dataclass(frozen=True)
 class Rejected:
-    """The rules refused the command; nothing was stored."""
+    """The command was refused (by the rules, or at the service's edge); nothing was stored."""
 
     reason: str
 
@@ -50,17 +58,23 @@ class TableService:
         max_attempts: int = 8,
         cached_tables: int = 256,
         snapshot_key: bytes | None = None,
+        chosen_deals: bool = False,
     ) -> None:
         """``snapshot_key`` (held outside the store, e.g. ``loader.snapshot_key_from_env()``)
         seals the snapshots this service writes and checks the ones it reads; without one, no
-        snapshot is written or read and a table is folded from its events."""
+        snapshot is written or read and a table is folded from its events.
+
+        ``chosen_deals`` lets a ``StartHand`` name its seed, wall, dealer or dice: for
+        simulations and tests only. A live service deals from its own randomness, and refuses
+        a command that tries to choose the deal."""
         if snapshot_key is not None and len(snapshot_key) < loader.MIN_KEY_BYTES:
             raise ValueError(f"snapshot_key must be at least {loader.MIN_KEY_BYTES} bytes")
         self.store = store
         self.snapshot_every = snapshot_every
-        self.snapshot_key = snapshot_key
         self.max_attempts = max_attempts
         self.cached_tables = cached_tables
+        self.snapshot_key = snapshot_key
+        self.chosen_deals = chosen_deals
         self._known: OrderedDict[str, loader.LoadedTable] = OrderedDict()  # recently folded tables
 
     # -- commands -----------------------------------------------------------------------------
@@ -71,7 +85,8 @@ class TableService:
         players: tuple[str, str, str, str],
         base_stake: int = 1,
         options: dict[str, bool] | None = None,
-        command_id: str | None = None,
+        *,
+        command_id: str,
     ) -> Accepted | Rejected:
         command = OpenTable(
             table_id=table_id,
@@ -86,42 +101,57 @@ class TableService:
         self,
         table_id: str,
         command: Command,
+        *,
+        command_id: str,
         actor: Actor | None = None,
-        command_id: str | None = None,
         if_version: int | None = None,
     ) -> Accepted | Rejected:
-        """Decide and record one command; a rule's refusal comes back as ``Rejected``.
+        """Decide and record one command; a refusal comes back as ``Rejected``.
 
-        ``if_version`` guards a command given on behalf of a seat (a turn timer's 托管 move):
-        it is refused unless the table is still at that version, so a timer that fires after
-        the seat has acted, or after anything else happened, changes nothing.
+        ``command_id`` names this command for good: a queue may deliver it twice, and every
+        delivery gets the first one's result. ``if_version`` guards a command given on behalf
+        of a seat (a turn timer's 托管 move): it is refused unless the table is still at that
+        version, so a timer that fires after the seat has acted changes nothing.
         """
+        problem = refusal(table_id, command, command_id) or self._chosen_deal(command)
+        if problem is not None:
+            return Rejected(problem)
         actor = actor or actor_of(command)
-        if command_id is not None:
-            earlier = self.store.find_command(command_id, table_id, command_record(command))
-            if earlier is not None:
-                return Accepted(earlier)
+        record = command_record(command)
+        earlier = self.store.find_command(command_id, table_id, record)
+        if earlier is not None:
+            return Accepted(earlier)
         for _ in range(self.max_attempts):
             loaded = self._load(table_id)
             if if_version is not None and loaded.version != if_version:
-                return Rejected(
+                return self._first_result(table_id, command_id, record) or Rejected(
                     f"table {table_id} moved on: at version {loaded.version}, not {if_version}"
                 )
             try:
-                sealed = self._sealed(table_id, loaded.state, command)
+                sealed = self._with_seed(table_id, loaded.state, command)
                 events, state = decide_and_evolve(loaded.state, sealed)
-            except CommandRejected as refusal:
-                return Rejected(refusal.reason)
+            except CommandRejected as refused:
+                # An earlier delivery of this id may have been recorded since we looked:
+                # then the table moved on past it, and its result is the answer.
+                return self._first_result(table_id, command_id, record) or Rejected(refused.reason)
+            drafts = [to_new_event(e, actor) for e in events]
+            try:
+                self._seal(table_id, loaded.state, sealed)
+            except SeedError as error:
+                if sealed is command:  # a chosen seed, and another one is sealed already
+                    return Rejected(f"start_hand: {error}")
+                continue  # another process sealed this hand's seed first: deal from that
             try:
                 recorded = self.store.append(
-                    table_id,
-                    loaded.version,
-                    [to_new_event(e, actor) for e in events],
-                    command_id,
-                    command_record(sealed),
+                    table_id, loaded.version, drafts, command_id, command_record(sealed)
                 )
             except ConcurrencyError:
-                continue
+                continue  # another process moved the table on: decide again
+            if [e.event_id for e in recorded] != [d.event_id for d in drafts]:
+                # The store answered with an earlier delivery's events: this decision was
+                # never recorded, so nothing of it may be remembered.
+                self._forget(table_id)
+                return Accepted(recorded)
             after = loader.LoadedTable(state, recorded[-1].version, recorded[-1].hash)
             self._remember(table_id, after)
             self._maybe_snapshot(table_id, loaded.version, after)
@@ -130,28 +160,40 @@ class TableService:
             f"table {table_id}: {self.max_attempts} attempts lost to concurrent writers"
         )
 
-    def _sealed(self, table_id: str, state: TableState, command: Command) -> Command:
-        """A StartHand gets its seed sealed apart before the deal (reused if an attempt died)."""
-        if not isinstance(command, StartHand) or command.wall is not None:
-            return command
-        hand = state.series.hands_played + 1
-        if command.seed is not None:
-            try:
-                self.store.seal_seed(table_id, hand, command.seed)
-            except SeedError as error:
-                raise CommandRejected(
-                    f"hand {hand} already has a different sealed seed: {error}"
-                ) from None
+    def _first_result(
+        self, table_id: str, command_id: str, record: dict[str, Any]
+    ) -> Accepted | None:
+        earlier = self.store.find_command(command_id, table_id, record)
+        return None if earlier is None else Accepted(earlier)
+
+    def _chosen_deal(self, command: Command) -> str | None:
+        if self.chosen_deals or not isinstance(command, StartHand):
+            return None
+        chosen = [name for name in ("seed", "wall", "dealer", "dice") if getattr(command, name)]
+        if chosen:
+            return (
+                f"start_hand: this service deals from its own randomness; {', '.join(chosen)}"
+                " may be chosen only where chosen deals are enabled (simulations, tests)"
+            )
+        return None
+
+    def _with_seed(self, table_id: str, state: TableState, command: Command) -> Command:
+        """A StartHand without a seed gets the hand's sealed seed (one sealed by an attempt
+        that lost a race), else a new one from this server's randomness. Nothing is sealed
+        here: only a command the rules accept seals its seed (``_seal``)."""
+        if not isinstance(command, StartHand) or command.wall is not None or command.seed:
             return command
         try:
-            seed = self.store.load_seed(table_id, hand)
+            seed = self.store.load_seed(table_id, state.series.hands_played + 1)
         except SeedError:
             seed = new_seed()
-            try:
-                self.store.seal_seed(table_id, hand, seed)
-            except SeedError:  # another process sealed one first: deal from that
-                seed = self.store.load_seed(table_id, hand)
         return command.model_copy(update={"seed": seed})
+
+    def _seal(self, table_id: str, state: TableState, command: Command) -> None:
+        """Seal an accepted StartHand's seed before its deal is recorded; ``SeedError`` if a
+        different seed was sealed for the hand first (the caller decides again)."""
+        if isinstance(command, StartHand) and command.seed is not None:
+            self.store.seal_seed(table_id, state.series.hands_played + 1, command.seed)
 
     def _maybe_snapshot(self, table_id: str, before: int, after: loader.LoadedTable) -> None:
         if self.snapshot_key is None or self.snapshot_every <= 0:
@@ -178,6 +220,9 @@ class TableService:
         while len(self._known) > self.cached_tables:
             self._known.popitem(last=False)
 
+    def _forget(self, table_id: str) -> None:
+        self._known.pop(table_id, None)
+
     def load(self, table_id: str) -> TableState:
         return self._load(table_id).state
 
@@ -186,22 +231,18 @@ class TableService:
         return player_view(self.load(table_id), seat, operator)
 
     def stream_for(
-        self, table_id: str, viewer: Viewer, from_version: int = 1
-    ) -> list[dict[str, Any]]:
-        """The table's events from ``from_version`` as ``viewer`` may see each one."""
-        state = TableState()
-        out: list[dict[str, Any]] = []
-        events = self.store.read_stream(table_id)
-        revealed = loader.revealed_seeds(events)
-        for recorded in events:
-            event = loader.with_seed(self.store, table_id, decode(recorded), revealed)
-            if recorded.version >= from_version:
-                out.append(
-                    {
-                        "version": recorded.version,
-                        "type": recorded.type,
-                        "payload": event_for(viewer, event, state),
-                    }
-                )
-            state = evolve(state, event)
-        return out
+        self,
+        table_id: str,
+        viewer: Viewer,
+        from_version: int = 1,
+        *,
+        after: SeatStream | None = None,
+    ) -> StreamPage:
+        """The table's events from ``from_version`` as ``viewer`` may see each one.
+
+        Pass the page's ``cursor`` back as ``after`` to get only the events since: the state
+        the cursor carries is folded on, and only the new events are read."""
+        start = after or SeatStream.starting(
+            self.store, table_id, viewer, from_version, self.snapshot_key
+        )
+        return read_page(self.store, start)

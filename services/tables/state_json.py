@@ -20,7 +20,9 @@ from events.hashchain import canonical_json, sha256_hex
 from services.rules.table.state import TableState
 
 STATE_ADAPTER: TypeAdapter[TableState] = TypeAdapter(TableState)
-STATE_ADAPTER.rebuild(_types_namespace={"Win": Win})  # HandState.wins names Win only for type checkers
+STATE_ADAPTER.rebuild(
+    _types_namespace={"Win": Win}
+)  # HandState.wins names Win only for type checkers
 
 
 def _shape(schema: Any) -> Any:

@@ -33,14 +33,15 @@ def test_a_game_played_through_the_service_replays_from_the_store_to_the_live_st
         store = open_store(f"sqlite:///{folder}/game.sqlite3")
         try:
             service = TableService(store, snapshot_every=50, snapshot_key=SNAPSHOT_KEY)
-            service.open_table("t1", variant, PLAYERS)
-            outcome = service.handle("t1", StartHand())
+            service.open_table("t1", variant, PLAYERS, command_id="open")
+            outcome = service.handle("t1", StartHand(), command_id="deal")
             assert isinstance(outcome, Accepted) and outcome.state is not None
             live, rng = outcome.state, random.Random(choices)
-            for _ in range(stop_after):  # stop anywhere: mid-hand too
+            for step in range(stop_after):  # stop anywhere: mid-hand too
                 if live.hand_over:
                     break
-                outcome = service.handle("t1", random_command(live, seats_to_act(live)[0], rng))
+                command = random_command(live, seats_to_act(live)[0], rng)
+                outcome = service.handle("t1", command, command_id=f"step-{step}")
                 assert isinstance(outcome, Accepted) and outcome.state is not None
                 live = outcome.state
             assert load(store, "t1", use_snapshot=False).state == live

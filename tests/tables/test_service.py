@@ -32,13 +32,16 @@ PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
 def play_hand(service: TableService, table_id: str, seed: int = 7) -> TableState:
     """Four winning bots play one hand through ``handle``; returns the live state."""
     rng = random.Random(seed)
-    started = service.handle(table_id, StartHand())
+    started = service.handle(table_id, StartHand(), command_id=f"{table_id}/deal")
     assert isinstance(started, Accepted)
     state = started.state
     assert state is not None
-    while not state.hand_over:
+    for move in range(1, 1000):
+        if state.hand_over:
+            break
         seat = seats_to_act(state)[0]
-        outcome = service.handle(table_id, winning_command(state, seat, rng))
+        command = winning_command(state, seat, rng)
+        outcome = service.handle(table_id, command, command_id=f"{table_id}/move-{move}")
         assert isinstance(outcome, Accepted), outcome
         assert outcome.state is not None
         state = outcome.state
@@ -51,7 +54,7 @@ def test_a_game_played_through_handle_survives_a_restart_and_replays_exactly(
 ) -> None:
     store = open_store(store_url)
     service = TableService(store, snapshot_every=40, snapshot_key=SNAPSHOT_KEY)
-    service.open_table("t1", variant, PLAYERS)
+    service.open_table("t1", variant, PLAYERS, command_id="open")
     live = play_hand(service, "t1")
     store.close()
 
@@ -68,7 +71,7 @@ def test_a_game_played_through_handle_survives_a_restart_and_replays_exactly(
 
 def test_a_changed_byte_is_found_and_named(store: EventStore, store_url: str) -> None:
     service = TableService(store)
-    service.open_table("t1", "mudanjiang", PLAYERS)
+    service.open_table("t1", "mudanjiang", PLAYERS, command_id="open")
     play_hand(service, "t1")
     victim = next(e for e in store.read_stream("t1") if e.type == "tile_discarded")
     _rewrite_payload(
@@ -101,8 +104,8 @@ def _rewrite_payload(store_url: str, version: int, payload: dict[str, object]) -
 
 def test_the_stream_holds_only_the_seed_commitment_until_the_hand_ends(store: EventStore) -> None:
     service = TableService(store)
-    service.open_table("t1", "harbin", PLAYERS)
-    service.handle("t1", StartHand())
+    service.open_table("t1", "harbin", PLAYERS, command_id="open")
+    service.handle("t1", StartHand(), command_id="deal")
     deal = next(e for e in store.read_stream("t1") if e.type == "hand_started")
     assert deal.payload["seed"] is None and len(deal.payload["seed_commitment"]) == 64
     assert not any(e.type == "seed_revealed" for e in store.read_stream("t1"))
@@ -110,12 +113,12 @@ def test_the_stream_holds_only_the_seed_commitment_until_the_hand_ends(store: Ev
 
 def test_a_refused_command_stores_nothing(store: EventStore) -> None:
     service = TableService(store)
-    service.open_table("t1", "harbin", PLAYERS)
-    service.handle("t1", StartHand())
+    service.open_table("t1", "harbin", PLAYERS, command_id="open")
+    service.handle("t1", StartHand(), command_id="deal")
     before = store.stream_version("t1")
     state = service.load("t1")
     wrong_seat = (state.hand.turn + 1) % 4 if state.hand else 0
-    outcome = service.handle("t1", DiscardTile(seat=wrong_seat, tile="1m"))
+    outcome = service.handle("t1", DiscardTile(seat=wrong_seat, tile="1m"), command_id="bad")
     assert isinstance(outcome, Rejected)
     assert "turn" in outcome.reason
     assert store.stream_version("t1") == before
@@ -123,7 +126,7 @@ def test_a_refused_command_stores_nothing(store: EventStore) -> None:
 
 def test_a_retried_command_id_gets_the_first_result_back(store: EventStore) -> None:
     service = TableService(store)
-    service.open_table("t1", "harbin", PLAYERS)
+    service.open_table("t1", "harbin", PLAYERS, command_id="open")
     first = service.handle("t1", StartHand(), command_id="deal-1")
     again = service.handle("t1", StartHand(), command_id="deal-1")
     assert isinstance(first, Accepted) and isinstance(again, Accepted)
@@ -133,7 +136,7 @@ def test_a_retried_command_id_gets_the_first_result_back(store: EventStore) -> N
 
 def test_snapshots_are_only_an_optimisation(store: EventStore) -> None:
     service = TableService(store, snapshot_every=25, snapshot_key=SNAPSHOT_KEY)
-    service.open_table("t1", "shanghai", PLAYERS)
+    service.open_table("t1", "shanghai", PLAYERS, command_id="open")
     play_hand(service, "t1")
     assert store.load_snapshot("t1") is not None
     with_snapshots = load(store, "t1", snapshot_key=SNAPSHOT_KEY).state
@@ -151,17 +154,17 @@ def decode_all(store: EventStore) -> list:
 
 def test_racing_deals_start_exactly_one_hand(store_url: str) -> None:
     setup = open_store(store_url)
-    TableService(setup).open_table("t1", "shandong", PLAYERS)
+    TableService(setup).open_table("t1", "shandong", PLAYERS, command_id="open")
     outcomes: list[object] = []
 
-    def deal() -> None:
+    def deal(n: int) -> None:
         store = open_store(store_url)
         try:
-            outcomes.append(TableService(store).handle("t1", StartHand()))
+            outcomes.append(TableService(store).handle("t1", StartHand(), command_id=f"deal-{n}"))
         finally:
             store.close()
 
-    threads = [threading.Thread(target=deal) for _ in range(4)]
+    threads = [threading.Thread(target=deal, args=(n,)) for n in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -181,9 +184,9 @@ def test_racing_deals_start_exactly_one_hand(store_url: str) -> None:
 
 def test_a_seat_is_streamed_no_other_seat_s_draws(store: EventStore) -> None:
     service = TableService(store)
-    service.open_table("t1", "shandong", PLAYERS)
+    service.open_table("t1", "shandong", PLAYERS, command_id="open")
     play_hand(service, "t1")
-    for event in service.stream_for("t1", 2):
+    for event in service.stream_for("t1", 2).events:
         payload = event["payload"]
         if event["type"] in ("tile_drawn", "flower_replaced") and payload["seat"] != 2:
             assert payload.get("tile") is None and payload.get("replacement") is None
@@ -195,15 +198,17 @@ def test_a_seat_is_streamed_no_other_seat_s_draws(store: EventStore) -> None:
 
 def test_a_version_guarded_command_is_refused_once_the_table_moved_on(store: EventStore) -> None:
     service = TableService(store)
-    service.open_table("t1", "harbin", PLAYERS)
-    service.handle("t1", StartHand())
+    service.open_table("t1", "harbin", PLAYERS, command_id="open")
+    service.handle("t1", StartHand(), command_id="deal")
     version = store.stream_version("t1")
     state = service.load("t1")
     assert state.hand is not None
     seat = state.hand.turn
     discard = DiscardTile(seat=seat, tile=tile_name(state.hand.seat(seat).hand[-1]))
-    first = service.handle("t1", discard, if_version=version)
+    first = service.handle("t1", discard, command_id="timer-1", if_version=version)
     assert isinstance(first, Accepted)
-    late = service.handle("t1", discard, if_version=version)  # the timer fired after the move
+    late = service.handle(  # the timer fired after the move
+        "t1", discard, command_id="timer-2", if_version=version
+    )
     assert isinstance(late, Rejected) and "moved on" in late.reason
     assert store.stream_version("t1") == version + len(first.events)

@@ -98,8 +98,11 @@ def test_a_snapshot_with_altered_scores_is_not_served(store: EventStore, store_u
     state = document["state"]
     assert isinstance(state, dict)
     state["series"]["scores"] = [1000, -1000, 0, 0]
-    execute(store_url, "UPDATE snapshots SET state_json = %s WHERE stream_id = 't1'",
-            (json.dumps(document),))
+    execute(
+        store_url,
+        "UPDATE snapshots SET state_json = %s WHERE stream_id = 't1'",
+        (json.dumps(document),),
+    )
     start, problem = snapshot_start(store, "t1", KEY)
     assert start is None and problem is not None and "does not match" in problem
     assert load(store, "t1", snapshot_key=KEY).state == live
@@ -118,7 +121,9 @@ def test_a_snapshot_that_covers_another_event_than_the_stream_holds_is_ignored(
 ) -> None:
     live = played(store)
     version = store.stream_version("t1") - 3
-    elsewhere = LoadedTable(dataclasses.replace(live, players=("x", "y", "z", "w")), version, "f" * 64)
+    elsewhere = LoadedTable(
+        dataclasses.replace(live, players=("x", "y", "z", "w")), version, "f" * 64
+    )
     save_snapshot(store, "t1", elsewhere, KEY)  # sealed with the key, but not on this stream
     assert snapshot_start(store, "t1", KEY)[0] is not None
     assert load(store, "t1", snapshot_key=KEY).state == live
@@ -187,7 +192,7 @@ def test_the_shape_changes_with_a_field_and_not_with_a_docstring() -> None:
     shape = shape_of(TypeAdapter(Seat))
     assert shape_of(TypeAdapter(SeatReworded)) == shape
     assert shape_of(TypeAdapter(SeatWithAField)) != shape
-    assert STATE_SHAPE == shape_of(STATE_ADAPTER)
+    assert shape_of(STATE_ADAPTER) == STATE_SHAPE
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -196,7 +201,9 @@ def test_the_shape_changes_with_a_field_and_not_with_a_docstring() -> None:
     choices=st.integers(min_value=0, max_value=2**32),
     steps=st.integers(min_value=0, max_value=300),
 )
-def test_every_state_comes_back_from_its_json_unchanged(variant: str, choices: int, steps: int) -> None:
+def test_every_state_comes_back_from_its_json_unchanged(
+    variant: str, choices: int, steps: int
+) -> None:
     _, state = decide_and_evolve(
         TableState(), OpenTable(table_id="t", variant=variant, players=PLAYERS)
     )
