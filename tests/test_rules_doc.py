@@ -97,3 +97,11 @@ def test_the_summary_counts_the_rows_as_they_are() -> None:
         if m
     }
     assert stated == counted
+
+
+def test_the_open_list_names_exactly_the_rows_that_are_not_yet_implemented() -> None:
+    text = _trace()
+    section = text[text.index("## Open") :].split("Rows whose rule is implemented")[0]
+    listed = set(re.findall(r"^- (\d{3}\.\d+):", section, flags=re.MULTILINE))
+    expected = {sentence for sentence, _, tests in _rows() if "not yet implemented" in tests}
+    assert listed == expected
