@@ -29,6 +29,7 @@ class TableOpened(DomainEvent):
     players: tuple[str, str, str, str]
     base_stake: int = Field(default=1, ge=1)
     options: dict[str, bool] = Field(default_factory=dict)
+    timing: dict[str, int] = Field(default_factory=dict)  # the waits, in seconds, by name
 
 
 @registry.register

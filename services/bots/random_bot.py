@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from services.rules.table.commands import Command
-from services.rules.table.legal import legal_commands
+from services.rules.table.legal import play_commands
 from services.rules.table.state import TableState
 
 
@@ -15,7 +15,7 @@ class NoLegalCommand(RuntimeError):
 
 def random_command(table: TableState, seat: int, rng: random.Random) -> Command:
     """One of the commands ``decide`` accepts from ``seat`` now, each as likely as the next."""
-    commands = legal_commands(table, seat)
+    commands = play_commands(table, seat)
     if not commands:
         raise NoLegalCommand(f"seat {seat} must act but has no legal command")
     return rng.choice(commands)

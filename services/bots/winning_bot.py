@@ -1,6 +1,6 @@
 """The winning bot: plays every hand to win, so that the settlement paths get exercised.
 
-It chooses among ``legal_commands`` only, so it can never ask for what the rules refuse:
+It chooses among ``play_commands`` only, so it can never ask for what the rules refuse:
 
 - it wins whenever it may (自摸, 点炮, 抢杠), lays 风头杠 and raises 上大台 (塘沽) when offered;
 - it declares 听 as soon as it may, with the discard that leaves the most live waits
@@ -29,7 +29,7 @@ from services.rules.table.commands import (
     Pung,
     RaiseWildPair,
 )
-from services.rules.table.legal import legal_commands
+from services.rules.table.legal import play_commands
 from services.rules.table.state import HandState, SeatState, TableState
 from services.rules.table.tanggu_play import in_hun_diao
 from services.rules.table.winning import hand_waits
@@ -43,7 +43,7 @@ RAISE_SHARE = 0.7  # 塘沽: how often 上大台 is taken when offered
 
 def winning_command(table: TableState, seat: int, rng: random.Random) -> Command:
     """The command a player who wants to win would give now."""
-    commands = legal_commands(table, seat)
+    commands = play_commands(table, seat)
     if not commands:
         raise NoLegalCommand(f"seat {seat} must act but has no legal command")
     hand = table.hand

@@ -50,5 +50,8 @@ def command_from_record(data: dict[str, Any], seed: str | None = None) -> Comman
 
 
 def actor_of(command: Command) -> Actor:
+    """Who gives this command: the seat it names, the system (timers too) or an operator."""
     seat = getattr(command, "seat", None)
-    return Actor.of_seat(seat) if isinstance(seat, int) else Actor.system()
+    if command.issued_by == "seat" and isinstance(seat, int):
+        return Actor.of_seat(seat)
+    return Actor.operator() if command.issued_by == "operator" else Actor.system()

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from services.bots.autoplay import autoplay_command, display_order
 from services.bots.runner import open_table
 from services.rules.table import decide, evolve
+from services.rules.table.autoplay import autoplay_command, display_order
 from services.rules.table.commands import DeclareWin, DiscardTile, PassClaim, StartHand
 from services.rules.table.legal import legal_commands, seats_to_act
 from services.rules.tiles import parse_tiles

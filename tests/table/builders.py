@@ -165,6 +165,8 @@ class Table:
 
     variant: str
     options: dict[str, bool] = field(default_factory=dict)
+    base_stake: int = 1
+    timing: dict[str, int] = field(default_factory=dict)
     state: TableState = field(default_factory=TableState)
     events: list[DomainEvent] = field(default_factory=list)
     check: bool = True  # tile conservation after every command
@@ -176,6 +178,8 @@ class Table:
                 variant=self.variant,
                 players=("east", "south", "west", "north"),
                 options=self.options,
+                base_stake=self.base_stake,
+                timing=self.timing,
             )
         )
 

@@ -1,6 +1,6 @@
 """Properties of random legal play, in every variant.
 
-A hand is played from a random seed by choosing among ``legal.legal_commands`` (biased towards
+A hand is played from a random seed by choosing among ``legal.play_commands`` (biased towards
 winning, declaring 听 and claiming, so that those paths are walked too). After every command:
 every tile is in exactly one place; while the hand is in play somebody may act; no seat's
 ``player_view`` shows a tile that is hidden from it. At the end: replaying the events (through
@@ -36,7 +36,7 @@ from services.rules.table.commands import (
 )
 from services.rules.table.conservation import conservation_errors
 from services.rules.table.deal import full_set
-from services.rules.table.legal import legal_commands
+from services.rules.table.legal import play_commands
 from services.rules.table.state import HandState
 from services.rules.table.views import player_view
 from services.rules.table.winning import may_declare_ready, melds_after_kong
@@ -61,7 +61,7 @@ def _weight(command: Command) -> float:
 
 
 def choose(state: TableState, rng: random.Random) -> Command | None:
-    options = [c for seat in range(4) for c in legal_commands(state, seat)]
+    options = [c for seat in range(4) for c in play_commands(state, seat)]
     if not options:
         return None
     return rng.choices(options, weights=[_weight(c) for c in options])[0]

@@ -2,31 +2,41 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from events.types import Seat, TileName, Tiles
 
+IssuedBy = Literal["seat", "system", "operator"]
+
 
 class Command(BaseModel):
+    """``issued_by``: who may give it: the seat it names, the system (the platform, its timers
+    and its view of connections), or an operator."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
+    issued_by: ClassVar[IssuedBy] = "seat"
 
 
 class OpenTable(Command):
-    """Open a table for four players, with the variant and room settings."""
+    """Open a table for four players, with the variant and room settings (``timing``: seconds
+    overriding the variant's defaults, by name: turn, claim, autoplay_window, reconnect_grace)."""
 
+    issued_by: ClassVar[IssuedBy] = "system"
     command: Literal["open_table"] = "open_table"
     table_id: str = Field(min_length=1)
     variant: str
     players: tuple[str, str, str, str]
     base_stake: int = Field(default=1, ge=1)
     options: dict[str, bool] = Field(default_factory=dict)
+    timing: dict[str, int] = Field(default_factory=dict)
 
 
 class StartHand(Command):
     """Deal the next hand, from a seed (or, in tests and disputes, an explicit wall)."""
 
+    issued_by: ClassVar[IssuedBy] = "system"
     command: Literal["start_hand"] = "start_hand"
     seed: str | None = Field(default=None, min_length=8, max_length=128)
     wall: Tiles | None = None
@@ -97,6 +107,66 @@ class RaiseWildPair(Command):
     seat: Seat
 
 
+class RequestAutoplay(Command):
+    """主动托管: let the system play this seat (rightmost tile, 自摸, else pass)."""
+
+    command: Literal["request_autoplay"] = "request_autoplay"
+    seat: Seat
+
+
+class CancelAutoplay(Command):
+    """取消托管: take control back, from 主动托管 or from 超时托管."""
+
+    command: Literal["cancel_autoplay"] = "cancel_autoplay"
+    seat: Seat
+
+
+class LeaveTable(Command):
+    """离开 / 主动逃跑: the player closes the game; mid-hand, 托管 plays the seat to the end."""
+
+    command: Literal["leave_table"] = "leave_table"
+    seat: Seat
+
+
+class ReportDisconnect(Command):
+    """断线: the system lost the seat's connection."""
+
+    issued_by: ClassVar[IssuedBy] = "system"
+    command: Literal["report_disconnect"] = "report_disconnect"
+    seat: Seat
+
+
+class ReportReconnect(Command):
+    """The seat's connection is back: its player plays again."""
+
+    issued_by: ClassVar[IssuedBy] = "system"
+    command: Literal["report_reconnect"] = "report_reconnect"
+    seat: Seat
+
+
+WaitKind = Literal["turn", "claim", "autoplay_window", "reconnect_grace"]
+
+
+class TimeOut(Command):
+    """A wait the table announced (``deadlines``) ran out. ``version`` is the one the deadline
+    gave: the version at which that wait began; once the table waits on something else, the
+    timeout is refused, so a late one changes nothing."""
+
+    issued_by: ClassVar[IssuedBy] = "system"
+    command: Literal["time_out"] = "time_out"
+    wait: WaitKind
+    seat: Seat | None = None  # None for a claim window (every seat still to answer)
+    version: int = Field(ge=0)
+
+
+class DissolveTable(Command):
+    """网管解散: an operator ends the series; a hand in play is abandoned, nothing paid."""
+
+    issued_by: ClassVar[IssuedBy] = "operator"
+    command: Literal["dissolve_table"] = "dissolve_table"
+    reason: str = Field(default="", max_length=200)
+
+
 AnyCommand = Annotated[
     OpenTable
     | StartHand
@@ -107,6 +177,13 @@ AnyCommand = Annotated[
     | DeclareWin
     | PassClaim
     | DeclareHonourKong
-    | RaiseWildPair,
+    | RaiseWildPair
+    | RequestAutoplay
+    | CancelAutoplay
+    | LeaveTable
+    | ReportDisconnect
+    | ReportReconnect
+    | TimeOut
+    | DissolveTable,
     Field(discriminator="command"),
 ]

@@ -22,10 +22,16 @@ def huangfan_after(config: VariantConfig, count: int, won: bool) -> int:
     return shanghai_counters.count_after_hand(count, won)
 
 
-def level_scores(config: VariantConfig, winners: list[int]) -> tuple[int, int, int, int]:
-    """上海: +3 to a winner, −1 to each loser, nothing on a drawn hand (``003``)."""
-    if config.id != "shanghai":
+def level_scores(
+    config: VariantConfig, winners: list[int], escaped: list[int]
+) -> tuple[int, int, int, int]:
+    """等级分 on every variant (decisions 12, 17, as ``003``): +3 to each winner, −1 to each
+    other seat, nothing on a drawn hand; 有人逃跑的情况下，逃跑的扣3分，其他人不得分."""
+    if not config.level_score:
         return NO_CHANGE
+    if escaped:
+        values = [shanghai_counters.LEAVE_LEVEL if s in escaped else 0 for s in range(4)]
+        return (values[0], values[1], values[2], values[3])
     return shanghai_counters.level_deltas(winners)
 
 

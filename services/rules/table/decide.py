@@ -14,19 +14,27 @@ from typing import Any
 
 from events import hand as ev
 from events.base import DomainEvent
-from services.rules.table import answers, turn
+from services.rules.table import answers, away, turn
+from services.rules.table.autoplay import autoplay_command
 from services.rules.table.commands import (
+    CancelAutoplay,
     Chow,
     Command,
     DeclareHonourKong,
     DeclareWin,
     DiscardTile,
+    DissolveTable,
     Kong,
+    LeaveTable,
     OpenTable,
     PassClaim,
     Pung,
     RaiseWildPair,
+    ReportDisconnect,
+    ReportReconnect,
+    RequestAutoplay,
     StartHand,
+    TimeOut,
 )
 from services.rules.table.deal import full_set, random_seat, roll_dice
 from services.rules.table.evolve import evolve
@@ -36,6 +44,7 @@ from services.rules.table.state import TableState
 from services.rules.table.system import next_system_events
 from services.rules.tiles import names, tile
 from services.rules.variants import UnknownVariantError, get_variant
+from services.rules.variants.timing import timing_errors, with_overrides
 
 MAX_SYSTEM_STEPS = 2000  # far above any hand's length; a loop past it is a bug, not a game
 
@@ -46,9 +55,12 @@ def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
     if table.opened:
         raise refuse(f"table {table.table_id} is already open")
     try:
-        get_variant(cmd.variant)
+        config = get_variant(cmd.variant)
     except UnknownVariantError as error:
         raise refuse(str(error)) from None
+    bad_timing = timing_errors(cmd.timing)
+    if bad_timing:
+        raise refuse("; ".join(bad_timing))
     unknown = unknown_options(cmd.variant, cmd.options)
     if unknown:
         known = ", ".join(known_options(cmd.variant)) or "none"
@@ -60,6 +72,7 @@ def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
             players=cmd.players,
             base_stake=cmd.base_stake,
             options=cmd.options,
+            timing=with_overrides(config.timing, cmd.timing).as_dict(),
         )
     ]
 
@@ -95,8 +108,11 @@ def _dealer(table: TableState, cmd: StartHand, source: str) -> int:
         return cmd.dealer
     if table.series.next_dealer is not None:
         return table.series.next_dealer
-    if table.series.hands_played == 0 and table.variant.dealer_rule == "dealer_win_keeps_else_next":
-        return 0  # 塘沽: the first seated player deals first
+    if (
+        table.series.hands_in_series == 0
+        and table.variant.dealer_rule == "dealer_win_keeps_else_next"
+    ):
+        return 0  # 塘沽: the first seated player deals a series' first hand
     return random_seat(source)
 
 
@@ -121,6 +137,13 @@ _HANDLERS: dict[type[Command], Callable[[TableState, Any], list[DomainEvent]]] =
     PassClaim: answers.pass_claim,
     DeclareHonourKong: turn.declare_honour_kong,
     RaiseWildPair: turn.raise_wild_pair,
+    RequestAutoplay: away.request_autoplay,
+    CancelAutoplay: away.cancel_autoplay,
+    LeaveTable: away.leave_table,
+    ReportDisconnect: away.report_disconnect,
+    ReportReconnect: away.report_reconnect,
+    TimeOut: away.time_out,
+    DissolveTable: away.dissolve_table,
 }
 
 
@@ -150,7 +173,12 @@ def advance(
     """The events the table produces by itself until a player must act, and the table after."""
     produced: list[DomainEvent] = []
     for _ in range(MAX_SYSTEM_STEPS):
-        step = next_system_events(table)
+        step = (
+            away.penalties_due(table)
+            or next_system_events(table)
+            or _autoplay_events(table)
+            or away.series_end(table)
+        )
         if not step:
             return produced, table
         for event in step:
@@ -161,12 +189,20 @@ def advance(
     raise RuntimeError("the table kept acting by itself past any possible hand length")
 
 
+def _autoplay_events(table: TableState) -> list[DomainEvent]:
+    """托管: the system's move for a seat that is away, or whose wait ran out."""
+    marker = away.seat_to_autoplay(table)
+    if marker is None:
+        return []
+    return [marker, *_route(table, autoplay_command(table, marker.seat))]
+
+
 def decide_and_evolve(
     table: TableState, command: Command, observe: Observer | None = None
 ) -> tuple[list[DomainEvent], TableState]:
     """``decide``, with the table after its events (folded on the way, so never twice);
     ``observe`` sees each event with the table just after it."""
-    events = _route(table, command)
+    events = away.check_seat_plays(table, command) + _route(table, command)
     for event in events:
         table = evolve(table, event)
         if observe is not None:

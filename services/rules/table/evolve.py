@@ -8,6 +8,7 @@ from typing import Any
 from events import hand as ev
 from events.base import DomainEvent
 from services.rules.table import counters
+from services.rules.table import presence as away
 from services.rules.table import seats as seat_ops
 from services.rules.table.claims import open_window
 from services.rules.table.deal import shuffled_wall, wall_in_draw_order
@@ -15,6 +16,8 @@ from services.rules.table.setup import setup_pending
 from services.rules.table.state import Claim, HandState, SeatState, Series, TableState, patch
 from services.rules.table.walls import in_last_draws, next_head, next_tail
 from services.rules.tiles import tile as parse_one
+from services.rules.variants import get_variant
+from services.rules.variants.timing import with_overrides
 
 _T = {
     f"{r}{s}": parse_one(f"{r}{s}")
@@ -49,6 +52,7 @@ def _table_opened(table: TableState, e: ev.TableOpened) -> TableState:
         base_stake=e.base_stake,
         options=tuple(sorted(e.options.items())),
         series=Series(),
+        timing=with_overrides(get_variant(e.variant).timing, e.timing),
     )
 
 
@@ -72,7 +76,8 @@ def _hand_started(table: TableState, e: ev.HandStarted) -> TableState:
         seed=e.seed,
     )
     huangfan = counters.huangfan_at_start(config, table.series.huangfan, e.dice)
-    return patch(table, hand=hand, hand_over=False, series=patch(table.series, huangfan=huangfan))
+    table = patch(table, hand=hand, hand_over=False, series=patch(table.series, huangfan=huangfan))
+    return away.restart_graces(table)
 
 
 def _after_setup(table: TableState, hand: HandState) -> TableState:
@@ -255,6 +260,7 @@ def _hand_settled(table: TableState, e: ev.HandSettled) -> TableState:
         scores=(scores[0], scores[1], scores[2], scores[3]),
         level_scores=(levels[0], levels[1], levels[2], levels[3]),
         hands_played=series.hands_played + 1,
+        hands_in_series=series.hands_in_series + 1,
     )
     return patch(table, series=series, hand_over=True)
 
@@ -286,16 +292,20 @@ _APPLY: dict[str, Callable[[TableState, Any], TableState]] = {
     "hand_drawn": _hand_drawn,
     "hand_settled": _hand_settled,
     "seed_revealed": _seed_revealed,
+    **away.APPLY,
 }
 
 
 def evolve(table: TableState, event: DomainEvent) -> TableState:
-    """The table after one more fact."""
+    """The table after one more fact (one version further on)."""
     try:
         apply = _APPLY[event.type]
     except KeyError:
         raise ValueError(f"the table cannot apply an event of type {event.type!r}") from None
-    return apply(table, event)
+    after = apply(table, event)
+    version = table.version + 1
+    since = after.wait_since if event.type in away.KEEPS_WAIT else version
+    return patch(after, version=version, wait_since=since)
 
 
 def replay(events: Iterable[DomainEvent], table: TableState | None = None) -> TableState:

@@ -1,5 +1,8 @@
 """Every command a seat may give now: for bots, clients' buttons, and tests.
 
+``play_commands``: its moves with the tiles; ``seat_commands``: 托管 on or off and leaving;
+``legal_commands``: both.
+
 Candidates are generated loosely and each is put to the same handlers ``decide`` uses, so
 that what is offered here and what ``decide`` accepts can never disagree.
 """
@@ -11,15 +14,18 @@ from typing import Any
 
 from services.rules.table.claims import chow_options
 from services.rules.table.commands import (
+    CancelAutoplay,
     Chow,
     Command,
     DeclareHonourKong,
     DeclareWin,
     DiscardTile,
     Kong,
+    LeaveTable,
     PassClaim,
     Pung,
     RaiseWildPair,
+    RequestAutoplay,
 )
 from services.rules.table.decide import _route
 from services.rules.table.guards import CommandRejected
@@ -126,11 +132,35 @@ def _other_candidates(table: TableState, seat: int) -> tuple[list[Command], list
 
 
 def legal_commands(table: TableState, seat: int) -> list[Command]:
-    """The commands ``decide`` would accept from this seat now.
+    """Every command ``decide`` would accept from this seat now: its moves, then 托管 and leaving."""
+    return play_commands(table, seat) + seat_commands(table, seat)
+
+
+def seat_commands(table: TableState, seat: int) -> list[Command]:
+    """主动托管 or 取消托管, and leaving the table, where they apply."""
+    if not table.opened or table.presence[seat].left:
+        return []
+    presence = table.presence[seat]
+    found: list[Command] = []
+    if presence.connected:
+        if presence.autoplay is not None:
+            found.append(_make(CancelAutoplay, seat=seat))
+        if presence.autoplay != "requested":
+            found.append(_make(RequestAutoplay, seat=seat))
+    found.append(_make(LeaveTable, seat=seat))
+    return found
+
+
+def play_commands(table: TableState, seat: int) -> list[Command]:
+    """The moves ``decide`` would accept from this seat now (none from a seat that left or
+    dropped: 托管 plays it).
 
     A plain discard, on one's own turn, of a held tile, by a seat bound by neither 听 nor 吃听
     has nothing for the handler to refuse, so those are not put to it; every other candidate is.
     """
+    presence = table.presence[seat]
+    if presence.left or not presence.connected:
+        return []
     plain, others = _grouped_candidates(table, seat)
     hand = table.hand
     me = hand.seat(seat) if hand is not None else None

@@ -127,10 +127,19 @@ def _names(hand: HandState, seat: int) -> tuple[str, ...]:
     return tuple(names(hand.seat(seat).hand))
 
 
+def escaped(table: TableState, hand: HandState) -> list[int]:
+    """Seats that escaped this hand (逃跑): they left, or earned an escape penalty."""
+    return [s for s in range(4) if table.presence[s].left or hand.penalized[s]]
+
+
 def hand_settled(table: TableState, hand: HandState, wins: tuple[ev.Win, ...]) -> ev.HandSettled:
     from services.rules.table import counters
 
     config = table.variant
+    hands = (_names(hand, 0), _names(hand, 1), _names(hand, 2), _names(hand, 3))
+    bao = name(hand.bao) if hand.bao is not None else None
+    if hand.abandoned:  # 网管解散: nothing is paid or scored, and the series ends after it
+        return ev.HandSettled(payments=counters.NO_CHANGE, hands=hands, bao=bao)
     winners = [w.seat for w in wins]
     discarder = wins[0].discarder if wins and not wins[0].self_drawn else None
     payments = [0, 0, 0, 0]
@@ -140,10 +149,10 @@ def hand_settled(table: TableState, hand: HandState, wins: tuple[ev.Win, ...]) -
     return ev.HandSettled(
         payments=_four(payments),
         kong_payments=counters.kong_payments(config, hand, won=bool(wins)),
-        level_scores=counters.level_scores(config, winners),
+        level_scores=counters.level_scores(config, winners, escaped(table, hand)),
         next_dealer=next_dealer(config, hand, winners, discarder),
         drawn_streak=0 if wins else table.series.drawn_streak + 1,
         huangfan=counters.huangfan_after(config, table.series.huangfan, won=bool(wins)),
-        hands=(_names(hand, 0), _names(hand, 1), _names(hand, 2), _names(hand, 3)),
-        bao=name(hand.bao) if hand.bao is not None else None,
+        hands=hands,
+        bao=bao,
     )

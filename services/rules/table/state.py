@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from services.rules.melds import Meld
 from services.rules.tiles import Tile
 from services.rules.variants import VariantConfig, get_variant
+from services.rules.variants.timing import Timing
 
 if TYPE_CHECKING:
     from events.hand import Win
@@ -133,6 +134,10 @@ class HandState:
     last_draws: bool = False  # the tile in play was one of the last draws (自摸 only)
     seed: str | None = None
     wins: tuple[Win, ...] = ()  # set when the hand is won
+    abandoned: bool = False  # 网管解散 mid-hand: ended with no winner and nothing paid
+    system_moves: tuple[int, int, int, int] = (0, 0, 0, 0)  # turns 超时托管 played, per seat
+    penalized: tuple[bool, bool, bool, bool] = (False, False, False, False)  # an escape penalty
+    owed_move: int | None = None  # a seat whose wait ran out: the system moves for it now
 
     def seat(self, index: int) -> SeatState:
         return self.seats[index]
@@ -153,7 +158,39 @@ class Series:
     huangfan: int = 0  # 上海: the 荒番 count
     scores: tuple[int, int, int, int] = (0, 0, 0, 0)
     level_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
-    hands_played: int = 0
+    hands_played: int = 0  # at this table, every series counted (hand numbers run on)
+    number: int = 1  # the series at this table (a seat leaving or 网管解散 starts the next)
+    hands_in_series: int = 0
+    ending: Literal["seat_left", "dissolved"] | None = None  # ends once the hand is settled
+
+
+AutoplayMode = Literal["requested", "timeout"]  # 主动托管, 超时托管
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Whether a seat's player is there to play, or the system plays it (托管)."""
+
+    autoplay: AutoplayMode | None = None
+    connected: bool = True
+    dropped_at: int = 0  # the version its connection dropped at (or its hand began, if later)
+    grace_over: bool = False  # it stayed away past the reconnect grace in this hand
+    left: bool = False  # 主动逃跑: played by 托管 until the hand is settled
+
+    @property
+    def away(self) -> Literal["left", "dropped", "requested"] | None:
+        """Why the system plays this seat at once, without waiting on it; None: it waits."""
+        if self.left:
+            return "left"
+        if not self.connected:
+            return "dropped"
+        if self.autoplay == "requested":
+            return "requested"
+        return None
+
+
+PRESENT = Presence()
+ALL_PRESENT = (PRESENT, PRESENT, PRESENT, PRESENT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +205,10 @@ class TableState:
     series: Series = field(default_factory=Series)
     hand: HandState | None = None
     hand_over: bool = False  # the last hand is settled; the next may start
+    timing: Timing = field(default_factory=Timing)
+    presence: tuple[Presence, Presence, Presence, Presence] = ALL_PRESENT
+    version: int = 0  # events folded: the stream version of this state
+    wait_since: int = 0  # the version at which what the table waits on last changed
 
     @property
     def opened(self) -> bool:
@@ -179,3 +220,9 @@ class TableState:
 
     def option(self, name: str) -> bool:
         return dict(self.options).get(name, False)
+
+    def with_presence(self, seat: int, presence: Presence) -> TableState:
+        seats = list(self.presence)
+        seats[seat] = presence
+        together = (seats[0], seats[1], seats[2], seats[3])
+        return patch(self, presence=ALL_PRESENT if together == ALL_PRESENT else together)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from services.rules.penalties import NO_ESCAPE_PENALTY, EscapeRules
 from services.rules.tiles import Tile
+from services.rules.variants.timing import Timing
 
 ClaimKind = Literal["win", "ready_chi", "ready_pong", "kong", "pong", "chi"]
 WildcardKind = Literal["none", "bao", "hun"]
@@ -56,4 +58,7 @@ class VariantConfig:
     silent_ready_modes: tuple[ReadyMode, ...] = ()
     honour_kongs: bool = False  # 塘沽 风头杠
     dice_count: int = 2  # 两次掷骰 variants roll four dice
+    timing: Timing = Timing()  # how long a table waits, unless the table overrides it
+    escape: EscapeRules = NO_ESCAPE_PENALTY  # 逃跑处罚 (decision 16)
+    level_score: bool = True  # 等级分 (decision 17): every variant scores it as 003 does
     tags: frozenset[str] = field(default_factory=frozenset)

@@ -4,6 +4,7 @@
 doubled) or 暗楼. 一炮多响. 七对 counts. The last 6 stacks (12 tiles) are never drawn.
 """
 
+from services.rules.penalties import ShandongEscape
 from services.rules.tiles import ALL_KINDS
 from services.rules.variants.base import VariantConfig
 
@@ -21,6 +22,7 @@ SHANDONG = VariantConfig(
     dead_wall=12,
     kong_after_ready="own_turn_if_still_ready",
     robbable_added_kong=True,
+    escape=ShandongEscape(),
     dice_count=4,
     ready_modes=("open", "hidden"),
     silent_ready_modes=("hidden",),

@@ -4,6 +4,7 @@
 抢杠 on 上杠. The winner deals; a drawn hand keeps the dealer.
 """
 
+from services.rules.penalties import ShanghaiEscape
 from services.rules.tiles import ALL_KINDS
 from services.rules.variants.base import VariantConfig
 
@@ -19,4 +20,5 @@ SHANGHAI = VariantConfig(
     dealer_rule="winner_deals_draw_keeps",
     kong_after_ready="own_turn_if_still_ready",
     robbable_added_kong=True,
+    escape=ShanghaiEscape(),
 )

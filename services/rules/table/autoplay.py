@@ -1,4 +1,4 @@
-"""托管 (decision 14): what the table does for a seat whose player is away.
+"""托管 (decision 14): the move the system makes for a seat whose player is away.
 
 On its own turn it takes a self-drawn win when it has one, and otherwise discards the rightmost
 tile as the client displays the hand: sorted by suit (m, p, s, z, f) and rank, the drawn tile
@@ -10,8 +10,9 @@ took a 吃听 before going away must discard to stay ready), the rightmost tile 
 
 from __future__ import annotations
 
+from services.rules.table import turn
 from services.rules.table.commands import Command, DeclareWin, DiscardTile, PassClaim
-from services.rules.table.legal import accepted
+from services.rules.table.guards import CommandRejected
 from services.rules.table.state import TableState
 from services.rules.tiles import Tile, name
 
@@ -24,6 +25,18 @@ def display_order(concealed: tuple[Tile, ...], drawn: Tile | None) -> list[Tile]
     """The hand as the client shows it, left to right: sorted by suit and rank, drawn tile last."""
     shown = sorted(concealed)  # tile ints run m, p, s, z, f and by rank within a suit
     return shown + [drawn] if drawn is not None else shown
+
+
+def _allowed(table: TableState, command: DeclareWin | DiscardTile) -> bool:
+    """Would the turn's own handler take it (the same check ``decide`` makes on a turn)?"""
+    try:
+        if isinstance(command, DeclareWin):
+            turn.declare_win(table, command)
+        else:
+            turn.discard(table, command)
+    except CommandRejected:
+        return False
+    return True
 
 
 def autoplay_command(table: TableState, seat: int) -> Command:
@@ -40,11 +53,11 @@ def autoplay_command(table: TableState, seat: int) -> Command:
         raise NothingToDo(f"it is not seat {seat}'s turn")
     me = hand.seat(seat)
     win = DeclareWin(seat=seat)
-    if me.drawn is not None and accepted(table, win):
+    if me.drawn is not None and _allowed(table, win):
         return win
     order = display_order(me.concealed, me.drawn)
     for t in reversed(order):
         command = DiscardTile(seat=seat, tile=name(t))
-        if accepted(table, command):
+        if _allowed(table, command):
             return command
     raise NothingToDo(f"seat {seat} has no tile the rules let it discard")
