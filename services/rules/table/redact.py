@@ -187,7 +187,7 @@ _READY = Field(
 _NEW_BAO = Field(owner=_bao_if_ready, seats=_bao_if_ready, spectator=hidden, operator=shown)
 
 POLICIES: dict[str, Policy] = {
-    "table_opened": public("table_id", "variant", "players", "base_stake", "options"),
+    "table_opened": public("table_id", "variant", "players", "base_stake", "options", "timing"),
     "hand_started": {
         **public("hand_number", "dealer", "dice", "seed_commitment", "wall_break"),
         "seed": SECRET,
@@ -235,6 +235,17 @@ POLICIES: dict[str, Policy] = {
         "bao",
     ),  # fmt: skip
     "seed_revealed": public("hand_number", "seed"),
+    # who is away, timed out, left or paid is for every seat to see, as at a real table
+    "autoplay_requested": public("seat"),
+    "autoplay_cancelled": public("seat"),
+    "seat_disconnected": public("seat"),
+    "seat_reconnected": public("seat"),
+    "seat_left": public("seat", "mid_hand"),
+    "table_dissolved": public("reason", "mid_hand"),
+    "wait_timed_out": public("wait", "seats"),
+    "seat_autoplayed": public("seat", "reason", "turn"),
+    "penalty_adjudicated": public("seat", "cause", "rule", "amounts"),
+    "series_ended": public("number", "reason", "hands"),
 }
 """Every event type's policy. ``tests/table/test_redact.py`` holds each registered type to one."""
 
