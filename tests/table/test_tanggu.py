@@ -16,6 +16,7 @@ from services.rules.table.commands import (
     StartHand,
 )
 from services.rules.table.redact import event_for
+from services.rules.table.walls import drawable
 from services.rules.tiles import names
 
 from .builders import Table, head_draws, play_out, tail_for, wall_for
@@ -383,3 +384,25 @@ def test_tanggu_a_plain_ready_is_not_announced_in_the_other_seats_event_streams(
     assert event_for(1, discarded, before)["ready"] == "plain"
     for viewer in (0, 2, 3, "spectator"):
         assert event_for(viewer, discarded, before).get("ready") is None
+
+
+def test_tanggu_stepping_over_the_indicator_shortens_the_live_wall_by_one_tile_only() -> None:
+    """Decision 9: 全副的反数第35张牌 is the last tile drawn; the indicator is one of the last 34
+    wherever it lies, so the replacement that steps over it shortens the live wall by one tile,
+    like every other replacement. The indicator is 5th from the end; the fifth kong steps over it."""
+    table = tanggu(
+        {0: "1111m2222m3333m5m5m", 1: "999m"}, replacements=["5m", "5m", "7m", "9m", "6m"]
+    )
+    config = table.state.variant
+    live = [drawable(config, table.hand)]
+    for kind in ("1m", "2m", "3m", "5m"):
+        table.kong(0, kind)
+        live.append(drawable(config, table.hand))
+    table.discard(0, "9m")
+    table.pass_all(but=[1])
+    table.kong(1)
+    assert table.drawn(1) == "6m"  # the 6th from the end: the 5th is the indicator
+    live.append(drawable(config, table.hand))
+    assert live == [136 - 53 - 34 - k for k in range(6)]
+    play_out(table)
+    assert head_draws(table) == 136 - 53 - 34 - 5

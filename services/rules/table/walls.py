@@ -12,7 +12,8 @@ def reserved(config: VariantConfig, hand: HandState) -> int:
 
     山东 keeps the last 6 stacks; after an odd number of replacement draws the tail has a
     lone tile on top, which counts as a stack of its own (``002``), so one tile fewer is kept.
-    塘沽 keeps the last 34; replacements shorten the live wall (decision 9).
+    塘沽 keeps the last 34, its 混 indicator among them; replacements shorten the live wall
+    (decision 9).
     """
     if config.id == "shandong":
         return config.dead_wall - (hand.tail_draws % 2)
@@ -20,12 +21,17 @@ def reserved(config: VariantConfig, hand: HandState) -> int:
 
 
 def drawable(config: VariantConfig, hand: HandState) -> int:
-    """Tiles still to be drawn in turn (the 宝 already set aside; the 混 indicator excluded)."""
-    end = hand.tail - reserved(config, hand)
-    left = end - hand.head
-    if hand.indicator_index is not None and hand.head <= hand.indicator_index < end:
-        left -= 1  # the indicator stays where it lies; it is never drawn
-    return max(left, 0)
+    """Tiles still to be drawn in turn (the 宝 already set aside; the 混 indicator excluded).
+
+    The 混 indicator stays where it lies and is never drawn, and it is one of the reserved
+    tiles wherever it lies (decision 9): among the undrawn tiles, or outside them once a draw
+    or a replacement has stepped over it. So that step shortens the live wall by one tile, like any replacement.
+    """
+    undrawn = hand.tail - hand.head
+    index = hand.indicator_index
+    if index is not None and not hand.head <= index < hand.tail:
+        undrawn += 1  # stepped over: still in the wall, still one of the reserved tiles
+    return max(undrawn - reserved(config, hand), 0)
 
 
 def replacement_available(config: VariantConfig, hand: HandState) -> bool:
