@@ -11,8 +11,13 @@ what the event says.
 ``verify_chain`` re-computes every hash in stream order and names the first
 event that was altered, removed (a link points at nothing) or reordered (a link
 points at another event of the stream, or positions run backwards). A deleted
-*last* event leaves no trace in the chain itself: pass ``expected_head`` (a
-version recorded elsewhere, e.g. in a signed export) to catch truncation.
+*last* event leaves no trace in the chain itself, and neither does a chain rewritten
+and re-hashed from its first event: only a reference held outside the store can tell.
+``head`` is one: the hash of an event that someone outside the store was given (each
+seat receives the head of every hand as it settles), optionally with its version
+(``parse_head("57:ab12...")``). A stream that no longer holds that hash was cut before
+it or rewritten; one that holds it is, up to there, the stream that was published.
+Events after the last published head are covered by no such reference.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from events.envelope import Actor, RecordedEvent
 
 GENESIS_HASH = "0" * 64
 
-BreakKind = Literal["altered", "removed", "reordered", "truncated"]
+BreakKind = Literal["altered", "removed", "reordered", "truncated", "rewritten"]
 
 _canonical = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
@@ -206,25 +211,84 @@ class ChainBroken(Exception):
         self.broken = broken
 
 
+@dataclass(frozen=True, slots=True)
+class Head:
+    """A stream's head as someone outside the store holds it: a hash, maybe its version."""
+
+    hash: str
+    version: int | None = None
+
+
+def parse_head(text: str) -> Head:
+    """``HASH`` or ``VERSION:HASH`` (64 hex digits), as ``paiju replay --head`` takes it."""
+    version_text, _, digest = text.strip().rpartition(":")
+    digest = digest.lower()
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise ValueError(f"a head is 64 hex digits, optionally after VERSION: (got {text!r})")
+    if not version_text:
+        return Head(digest)
+    if not version_text.isdigit() or int(version_text) < 1:
+        raise ValueError(f"a head's version is a number from 1 (got {version_text!r})")
+    return Head(digest, int(version_text))
+
+
 def find_break(
-    events: Iterable[RecordedEvent], *, expected_head: int | None = None
+    events: Iterable[RecordedEvent],
+    *,
+    expected_head: int | None = None,
+    head: Head | None = None,
 ) -> ChainBreak | None:
-    """The first break in one or more streams (events grouped per stream, in stream order)."""
+    """The first break in one or more streams (events grouped per stream, in stream order);
+    ``head`` (for a single stream) must be in it."""
     streams: dict[str, list[RecordedEvent]] = {}
     for event in events:
         streams.setdefault(event.stream_id, []).append(event)
     for stream_id, stream in streams.items():
-        broken = _find_stream_break(stream_id, stream, expected_head)
+        broken = _find_stream_break(stream_id, stream, expected_head) or _find_head(
+            stream_id, stream, head
+        )
         if broken is not None:
             return broken
     return None
 
 
-def verify_chain(events: Iterable[RecordedEvent], *, expected_head: int | None = None) -> None:
+def verify_chain(
+    events: Iterable[RecordedEvent],
+    *,
+    expected_head: int | None = None,
+    head: Head | None = None,
+) -> None:
     """Raise ``ChainBroken`` naming the first event altered, removed or reordered."""
-    broken = find_break(events, expected_head=expected_head)
+    broken = find_break(events, expected_head=expected_head, head=head)
     if broken is not None:
         raise ChainBroken(broken)
+
+
+def _find_head(
+    stream_id: str, stream: Sequence[RecordedEvent], head: Head | None
+) -> ChainBreak | None:
+    """Where an intact stream fails to hold ``head``: cut before it, or rewritten."""
+    if head is None or any(event.hash == head.hash for event in stream):
+        return None
+    if head.version is not None and len(stream) < head.version:
+        return ChainBreak(
+            stream_id,
+            "truncated",
+            len(stream) + 1,
+            None,
+            f"stream ends at version {len(stream)}, but version {head.version} was published"
+            f" with hash {head.hash}",
+        )
+    at = head.version if head.version is not None else len(stream)
+    held = stream[at - 1].hash if 0 < at <= len(stream) else "nothing"
+    return ChainBreak(
+        stream_id,
+        "rewritten",
+        at,
+        stream[at - 1].event_id if 0 < at <= len(stream) else None,
+        f"no event has the published head hash {head.hash} (version {at} has {held}):"
+        " the stream was cut before it or rewritten",
+    )
 
 
 def _find_stream_break(

@@ -1,6 +1,6 @@
 """``paiju replay``, ``paiju export`` and ``paiju import``: a table's log for support staff.
 
-    paiju replay TABLE [--hand N] [--store URL]   # move by move, as an operator sees it, then checks
+    paiju replay TABLE [--hand N] [--head [VERSION:]HASH] [--store URL]   # move by move, then checks
     paiju export TABLE [--store URL] > table.jsonl
     paiju import table.jsonl [--store URL]
 
@@ -14,7 +14,9 @@ import os
 import sys
 from typing import TextIO
 
+from events.hashchain import parse_head
 from events.store import open_store
+from events.store.base import CorruptRowError
 from services.cli.play_cmd import Narrator
 from services.rules.table import TableState
 from services.tables.codec import decode
@@ -35,9 +37,18 @@ def add_store_argument(parser: argparse.ArgumentParser) -> None:
 
 def replay_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    try:
+        head = parse_head(args.head) if getattr(args, "head", None) else None
+    except ValueError as error:
+        print(f"paiju replay: --head: {error}", file=sys.stderr)
+        return 2
     store = open_store(store_url(args))
     try:
-        events = store.read_stream(args.table)
+        try:
+            events = store.read_stream(args.table)
+        except CorruptRowError as error:  # a row that is not an event: a failed check
+            print(f"paiju replay: {error}", file=sys.stderr)
+            return 1
         if not events:
             print(f"paiju replay: no table {args.table!r} in {store_url(args)}", file=sys.stderr)
             return 2
@@ -49,7 +60,8 @@ def replay_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             except SealedSeedError as error:
                 print(f"paiju replay: {error}", file=sys.stderr)
                 return 1
-            except (ValueError, KeyError, AssertionError) as error:  # a tampered stream
+            except (ValueError, KeyError, AssertionError, IndexError, TypeError) as error:
+                # a tampered stream: the checks below name what is wrong
                 print(
                     f"cannot apply version {recorded.version} ({recorded.type}): {error}", file=out
                 )
@@ -63,7 +75,7 @@ def replay_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             sealed[narrator.table.hand.number] = (
                 narrator.table.hand.seed
             )  # operators may check a hand in play
-        report = verify_table(events, sealed)
+        report = verify_table(events, sealed, head)
         print("-- checks --", file=out)
         for line in report.lines():
             print(line, file=out)

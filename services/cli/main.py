@@ -71,6 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="a recorded table move by move, then its checks")
     replay.add_argument("table")
     replay.add_argument("--hand", type=int, help="only this hand (1-based)")
+    replay.add_argument(
+        "--head",
+        help="a hand's head as published to the seats (HASH or VERSION:HASH): the stored"
+        " chain must still hold it, else it was cut or rewritten",
+    )
     add_store_argument(replay)
     replay.set_defaults(run=_log("replay"))
 

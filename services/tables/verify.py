@@ -5,6 +5,11 @@ reordered; (2) checks each revealed seed against its deal's commitment; (3) fold
 from nothing and, batch by batch, re-runs ``decide`` on the recorded command (its sealed seed
 restored from the reveal) and compares what follows with what was recorded. A rule changed
 since the hand was played shows up in (3) as the first batch that decides otherwise.
+
+A tampered stream can break the fold anywhere (a seat 7, a deal after its discards, a
+command with a field no command has): whatever the fold raises there, the report names the
+event that could not be read or applied, and stops folding. ``head`` is a hash published
+outside the store (``events.hashchain.Head``): the stream must still hold it.
 """
 
 from __future__ import annotations
@@ -12,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import groupby
 
+from pydantic import ValidationError
+
 from events.envelope import RecordedEvent
 from events.fairness import check_seed
 from events.hand import HandStarted
-from events.hashchain import find_break
+from events.hashchain import Head, find_break
 from services.rules.table import CommandRejected, TableState, decide, evolve
 from services.tables.codec import command_from_record, decode
 from services.tables.loader import revealed_seeds
@@ -30,16 +37,31 @@ class Verification:
     batches_replayed: int = 0
     first_divergence: str | None = None
     unrevealed_hands: list[int] = field(default_factory=list)
+    unreadable: str | None = None
+    head: Head | None = None
 
     @property
     def ok(self) -> bool:
-        return self.chain_break is None and not self.seed_problems and self.first_divergence is None
+        return (
+            self.chain_break is None
+            and not self.seed_problems
+            and self.first_divergence is None
+            and self.unreadable is None
+        )
 
     def lines(self) -> list[str]:
         out = [f"events: {self.events}"]
-        out.append(
-            f"hash chain: {'intact' if self.chain_break is None else 'BROKEN: ' + self.chain_break}"
-        )
+        if self.chain_break is not None:
+            out.append(f"hash chain: BROKEN: {self.chain_break}")
+        elif self.head is not None:
+            out.append(f"hash chain: intact, and holds the published head {self.head.hash}")
+        else:
+            out.append(
+                "hash chain: intact (no published head given: a cut tail or a chain"
+                " rewritten from its start would not show)"
+            )
+        if self.unreadable is not None:
+            out.append(f"UNREADABLE: {self.unreadable}")
         seeds = (
             "all match their commitments"
             if not self.seed_problems
@@ -59,11 +81,28 @@ class Verification:
         return out
 
 
+def _describe(error: Exception) -> str:
+    """One line: pydantic's first complaint with its field, else the error's first line."""
+    if isinstance(error, ValidationError) and error.errors():
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"{where}: {first['msg']}" if where else str(first["msg"])
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text.splitlines()[0]}" if text else type(error).__name__
+
+
+def _unreadable(recorded: RecordedEvent, what: str, error: Exception) -> str:
+    return f"version {recorded.version} ({recorded.type}): {what}: {_describe(error)}"
+
+
 def _check_seeds(events: list[RecordedEvent], seeds: dict[int, str], report: Verification) -> None:
     for recorded in events:
         if recorded.type != "hand_started":
             continue
-        deal = decode(recorded)
+        try:
+            deal = decode(recorded)
+        except Exception:  # named where the fold reaches it
+            continue
         assert isinstance(deal, HandStarted)
         if deal.seed_commitment is None:
             continue
@@ -89,12 +128,28 @@ def _strip(payload: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in payload.items() if k != "seed"}
 
 
-def verify_table(events: list[RecordedEvent], sealed: dict[int, str] | None = None) -> Verification:
-    """Check a table's stream; ``sealed`` supplies seeds of hands not yet revealed (operators)."""
-    report = Verification(events=len(events))
-    broken = find_break(events)
+def _revealed(events: list[RecordedEvent]) -> dict[int, str]:
+    """The stream's reveals, those that can be read (an unreadable one is named by the fold)."""
+    seeds: dict[int, str] = {}
+    for recorded in events:
+        try:
+            seeds.update(revealed_seeds([recorded]))
+        except Exception:
+            continue
+    return seeds
+
+
+def verify_table(
+    events: list[RecordedEvent],
+    sealed: dict[int, str] | None = None,
+    head: Head | None = None,
+) -> Verification:
+    """Check a table's stream; ``sealed`` supplies seeds of hands not yet revealed (operators),
+    ``head`` a hash published outside the store that the stream must still hold."""
+    report = Verification(events=len(events), head=head)
+    broken = find_break(events, head=head)
     report.chain_break = str(broken) if broken else None
-    seeds = {**(sealed or {}), **revealed_seeds(events)}
+    seeds = {**(sealed or {}), **_revealed(events)}
     _check_seeds(events, seeds, report)
     state = TableState()
     for batch in _batches(events):
@@ -104,12 +159,20 @@ def verify_table(events: list[RecordedEvent], sealed: dict[int, str] | None = No
             report.first_divergence = _redecide(state, first, batch, seeds.get(hand))
             report.batches_replayed += 1
         for recorded in batch:
-            event = decode(recorded)
+            try:
+                event = decode(recorded)
+            except Exception as error:  # tampered beyond what the registry reads
+                report.unreadable = _unreadable(recorded, "cannot be read", error)
+                return report
             if isinstance(event, HandStarted) and event.seed is None and event.wall is None:
                 if event.hand_number not in seeds:
                     return report  # a hand still sealed: nothing after its deal can be re-dealt
                 event = event.model_copy(update={"seed": seeds[event.hand_number]})
-            state = evolve(state, event)
+            try:
+                state = evolve(state, event)
+            except Exception as error:  # a fact the table cannot take where it stands
+                report.unreadable = _unreadable(recorded, "cannot be applied", error)
+                return report
     return report
 
 
@@ -119,11 +182,16 @@ def _redecide(
     assert first.command is not None
     if first.command.get("seed_sealed") and seed is None:
         return None  # a hand still in play: its seed is sealed, nothing to re-deal from yet
-    command = command_from_record(first.command, seed)
+    try:
+        command = command_from_record(first.command, seed)
+    except Exception as error:  # a field no command has, a seat 7, ...
+        return _unreadable(first, "the recorded command cannot be read", error)
     try:
         again = decide(state, command)
     except CommandRejected as refusal:
         return f"version {first.version}: the recorded command is now refused: {refusal.reason}"
+    except Exception as error:  # the state folded so far is not one the rules can stand on
+        return _unreadable(first, "the recorded command cannot be re-decided", error)
     recorded = [(e.type, _strip(e.payload)) for e in batch]
     produced = [(e.type, _strip(e.model_dump(mode="json", exclude={"type"}))) for e in again]
     for offset, (mine, theirs) in enumerate(zip(produced, recorded, strict=False)):

@@ -7,15 +7,12 @@ import dataclasses
 import json
 import pickle
 import random
-import sqlite3
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
-import psycopg
 import pytest
+from games import execute
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from psycopg import sql
 from pydantic import TypeAdapter
 
 from events.store.base import EventStore
@@ -41,7 +38,6 @@ from services.tables.state_json import (
 
 PLAYERS = ("ann", "bo", "cy", "di")
 KEY = b"a key held outside the store"
-PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
 VARIANTS = ["mudanjiang", "harbin", "shandong", "shanghai", "tanggu"]
 
 
@@ -60,18 +56,6 @@ def played(store: EventStore, steps: int = 60, snapshot_every: int = 20) -> Tabl
         assert isinstance(outcome, Accepted) and outcome.state is not None
         state = outcome.state
     return state
-
-
-def execute(store_url: str, statement: str, params: tuple[object, ...] = ()) -> None:
-    """Run SQL behind the store's back, as someone with write access to the database would."""
-    if store_url.startswith("sqlite"):
-        with sqlite3.connect(store_url.removeprefix("sqlite:///")) as conn:
-            conn.execute(statement.replace("%s", "?"), params)
-        return
-    schema = parse_qs(urlsplit(store_url).query)["schema"][0]
-    with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
-        conn.execute(statement.encode(), params)
 
 
 def stored_document(store: EventStore) -> dict[str, object]:

@@ -1,0 +1,144 @@
+"""A command delivered twice, the two deliveries interleaved at the store as a queue can make them:
+the retry always gets the first result, and no service remembers a state the store does not hold.
+
+Each interleaving is forced: the retry's service talks to the store through ``Interleaved``,
+which lets the first delivery run at one chosen point of the retry (right after its
+``find_command`` missed, or right before its ``append``). No threads, no sleeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games import Bots, legal, opened
+
+from events.envelope import RecordedEvent
+from events.store.base import EventStore
+from services.rules.table import TableState
+from services.rules.table.commands import Command, DiscardTile, PassClaim
+from services.tables import Accepted, TableService
+from services.tables.codec import command_record
+from services.tables.loader import load
+from services.tables.verify import verify_table
+
+
+class Interleaved:
+    """``store``, except that ``hook`` runs once, right after the first call of ``method``."""
+
+    def __init__(self, store: EventStore, method: str, hook: Callable[[], None]) -> None:
+        self._store, self._method, self._hook = store, method, hook
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._store, name)
+        if name != self._method:
+            return attribute
+
+        def hooked(*args: Any, **kwargs: Any) -> Any:
+            result = attribute(*args, **kwargs)
+            hook, self._hook = self._hook, lambda: None
+            hook()
+            return result
+
+        return hooked
+
+
+def recorded_for(store: EventStore, command_id: str, command: Command) -> list[RecordedEvent]:
+    found = store.find_command(command_id, "t1", command_record(command))
+    assert found is not None
+    return found
+
+
+def until_the_bot_would(bots: Bots, state: TableState, kind: type[Command]) -> TableState:
+    return bots.play_until(state, lambda s: isinstance(bots.next_command(s), kind))
+
+
+def test_a_retry_decided_on_a_later_table_gets_the_first_result_and_caches_nothing_of_its_own(
+    store: EventStore,
+) -> None:
+    first = TableService(store)
+    bots = Bots(first)
+    state = until_the_bot_would(bots, opened(first), PassClaim)
+    passing = bots.next_command(state)
+
+    def first_delivery_then_the_table_moves_on() -> None:
+        # The first delivery commits, and play goes on until the same pass is legal again:
+        # the retry will load that table and could record a second, different pass.
+        after = first.handle("t1", passing, command_id="the-pass")
+        assert isinstance(after, Accepted) and after.state is not None
+        bots.play_until(after.state, lambda s: s.hand_over or legal(s, passing))
+
+    retry = TableService(Interleaved(store, "find_command", first_delivery_then_the_table_moves_on))
+    outcome = retry.handle("t1", passing, command_id="the-pass")
+
+    assert isinstance(outcome, Accepted) and outcome.state is None
+    assert outcome.events == recorded_for(store, "the-pass", passing)
+    assert sum(e.command_id == "the-pass" for e in store.read_stream("t1")) == len(outcome.events)
+    assert retry.load("t1") == load(store, "t1").state == first.load("t1")
+    verdict = verify_table(store.read_stream("t1"))
+    assert verdict.ok, verdict.lines()
+
+
+def test_a_retry_refused_by_the_table_the_first_delivery_left_gets_the_first_result(
+    store: EventStore,
+) -> None:
+    first = TableService(store)
+    bots = Bots(first)
+    state = until_the_bot_would(bots, opened(first), DiscardTile)
+    discard = bots.next_command(state)
+
+    def first_delivery() -> None:
+        assert isinstance(first.handle("t1", discard, command_id="the-discard"), Accepted)
+
+    retry = TableService(Interleaved(store, "find_command", first_delivery))
+    outcome = retry.handle("t1", discard, command_id="the-discard")
+
+    assert isinstance(outcome, Accepted), outcome  # not Rejected: the command was accepted
+    assert outcome.events == recorded_for(store, "the-discard", discard)
+    assert retry.load("t1") == load(store, "t1").state
+
+
+def test_a_timer_s_retry_after_the_table_moved_on_gets_the_first_result(store: EventStore) -> None:
+    first = TableService(store)
+    bots = Bots(first)
+    state = until_the_bot_would(bots, opened(first), DiscardTile)
+    discard = bots.next_command(state)
+    version = store.stream_version("t1")
+
+    def first_delivery() -> None:
+        outcome = first.handle("t1", discard, command_id="timer-7", if_version=version)
+        assert isinstance(outcome, Accepted)
+
+    retry = TableService(Interleaved(store, "find_command", first_delivery))
+    outcome = retry.handle("t1", discard, command_id="timer-7", if_version=version)
+    assert isinstance(outcome, Accepted)
+    assert outcome.events == recorded_for(store, "timer-7", discard)
+
+
+def test_a_retry_whose_append_meets_the_first_delivery_caches_only_what_the_store_holds(
+    store: EventStore,
+) -> None:
+    first = TableService(store)
+    bots = Bots(first)
+    state = until_the_bot_would(bots, opened(first), DiscardTile)
+    discard = bots.next_command(state)
+
+    def first_delivery_and_two_more_moves() -> None:
+        after = first.handle("t1", discard, command_id="the-discard")
+        assert isinstance(after, Accepted) and after.state is not None
+        bots.play(bots.play(after.state))
+
+    # The retry loads the table before the first delivery commits and appends after it.
+    retry = TableService(store)
+    retry.load("t1")
+    retry.store = Interleaved(store, "read_stream", first_delivery_and_two_more_moves)  # type: ignore[assignment]
+    outcome = retry.handle("t1", discard, command_id="the-discard")
+    retry.store = store
+
+    assert isinstance(outcome, Accepted) and outcome.state is None  # not its own decision
+    assert outcome.events == recorded_for(store, "the-discard", discard)
+    assert retry.load("t1") == load(store, "t1").state
+    state = retry.load("t1")
+    moved = retry.handle("t1", bots.next_command(state), command_id="after-the-race")
+    assert isinstance(moved, Accepted)
+    assert verify_table(store.read_stream("t1")).ok
