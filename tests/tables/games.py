@@ -52,6 +52,9 @@ class Bots:
         self.moves = 0
 
     def next_command(self, state: TableState) -> Command:
+        """The bots' next move; once a hand is over, the next deal."""
+        if state.hand_over:
+            return StartHand()
         return winning_command(state, seats_to_act(state)[0], self.rng)
 
     def play(self, state: TableState, command: Command | None = None) -> TableState:
