@@ -305,7 +305,13 @@ def evolve(table: TableState, event: DomainEvent) -> TableState:
     after = apply(table, event)
     version = table.version + 1
     since = after.wait_since if event.type in away.KEEPS_WAIT else version
-    return patch(after, version=version, wait_since=since)
+    if after is table:
+        return patch(after, version=version, wait_since=since)
+    # ``after`` is the copy the handler made for this event, seen by nobody yet: stamping it
+    # in place spares a second copy of the table per event (folding is the engine's hot path)
+    object.__setattr__(after, "version", version)
+    object.__setattr__(after, "wait_since", since)
+    return after
 
 
 def replay(events: Iterable[DomainEvent], table: TableState | None = None) -> TableState:
