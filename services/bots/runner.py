@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from events.base import DomainEvent
 from events.registry import registry
+from services.bots.away import AwaySeats
 from services.bots.random_bot import NoLegalCommand, random_command
 from services.bots.winning_bot import winning_command
 from services.rules.table import (
@@ -27,6 +28,7 @@ from services.rules.table import (
 )
 from services.rules.table.commands import Command, OpenTable, StartHand
 from services.rules.table.conservation import conservation_errors
+from services.rules.table.deadlines import deadlines
 from services.rules.table.legal import seats_to_act
 
 Bot = Callable[[TableState, int, random.Random], Command]
@@ -94,7 +96,9 @@ class HandPlayer:
         bots: Sequence[Bot],
         rng: random.Random,
         check_every_event: bool = False,
+        away: AwaySeats | None = None,
     ) -> None:
+        self.away = away
         self.table = table
         self.start = table
         self.bots = bots
@@ -134,6 +138,13 @@ class HandPlayer:
         while not self.table.hand_over:
             if len(self.record.commands) > MAX_COMMANDS_PER_HAND:
                 raise self.fail(f"the hand did not end after {MAX_COMMANDS_PER_HAND} commands")
+            if self.away is not None:
+                if not deadlines(self.table):
+                    raise self.fail("a hand in play waits on nothing a timekeeper could end")
+                command = self.away.next_command(self.table)
+                if command is not None:
+                    self.give(command)
+                    continue
             waiting = seats_to_act(self.table)
             if not waiting:
                 step = self.table.hand.step if self.table.hand else "none"
@@ -151,9 +162,15 @@ class HandPlayer:
 
 
 def play_hand(
-    table: TableState, seed: str, bots: Sequence[Bot], check_every_event: bool = False
+    table: TableState,
+    seed: str,
+    bots: Sequence[Bot],
+    check_every_event: bool = False,
+    away_rate: float = 0.0,
 ) -> tuple[TableState, HandRecord]:
-    """Play one hand from a settled (or fresh) table; the bots' randomness comes from ``seed``."""
-    player = HandPlayer(table, bots, random.Random(f"{seed}/bots"), check_every_event)
+    """Play one hand from a settled (or fresh) table; the bots' randomness comes from ``seed``,
+    and so do the seats that come and go (``away_rate``: see ``services.bots.away``)."""
+    away = AwaySeats(random.Random(f"{seed}/away"), away_rate) if away_rate > 0 else None
+    player = HandPlayer(table, bots, random.Random(f"{seed}/bots"), check_every_event, away)
     record = player.play(seed)
     return player.table, record

@@ -1,13 +1,16 @@
 """``paiju simulate``: bots play hands at a table, every invariant is checked, the endings counted.
 
     paiju simulate --variant harbin --games 100 --seed 42 [--bot winning|random|mixed] [--check] [--json]
+                   [--away RATE]
 
 ``--variant all`` plays ``--games`` hands of each variant. The hands of one variant are played
 in series at one table (dealer succession, 荒庄 and 荒番 counters carry over); hand ``i`` is
 dealt from a seed derived from ``--seed``, the variant and ``i``, so one seed always gives the
 same events. After every event tile conservation is checked; at the end of each hand the
 hand's events, round-tripped through JSON, are replayed and compared with the live state
-(``--check``: after every event too). Exit 0 when all held, 1 when an invariant failed (named,
+(``--check``: after every event too). Seats also time out, drop, come back, ask for 托管 and
+leave at random moments (``--away``: the chance before each move, 0 for none); the report counts
+each of those paths. Exit 0 when all held, 1 when an invariant failed (named,
 with what reproduces it; ``--dump DIR`` writes the hand's seed, dealer and commands), 2 for
 bad arguments.
 """
@@ -25,6 +28,7 @@ from typing import Any, TextIO
 
 from events import hand as ev
 from events.base import DomainEvent
+from services.bots.away import away_paths
 from services.bots.runner import (
     LINEUPS,
     HandRecord,
@@ -37,6 +41,7 @@ from services.bots.runner import (
 from services.rules.variants import VARIANTS
 
 ENDINGS = ("自摸", "点炮", "抢杠", "一炮多响", "荒庄")
+AWAY_RATE = 0.03
 KONGS = {
     "concealed_kong": "暗杠",
     "added_kong": "补杠",
@@ -88,6 +93,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print one JSON object instead of text lines"
     )
     parser.add_argument(
+        "--away",
+        default=str(AWAY_RATE),
+        metavar="RATE",
+        help="the chance, before each move, that a wait times out or a seat drops, comes back, "
+        f"asks for 托管 or leaves instead (seeded; 0 for none; default {AWAY_RATE})",
+    )
+    parser.add_argument(
         "--store",
         metavar="URL",
         help="write the hands through the table service into this event store "
@@ -113,6 +125,7 @@ class VariantRun:
     endings: Counter[str] = field(default_factory=Counter)
     patterns: Counter[str] = field(default_factory=Counter)
     seen: Counter[str] = field(default_factory=Counter)
+    away: Counter[str] = field(default_factory=Counter)  # seats coming and going: paths taken
     wins: int = 0
     kong_wins: int = 0
     failure: dict[str, Any] | None = None
@@ -128,6 +141,7 @@ class VariantRun:
         self.hands += 1
         self.events += len(events)
         self.seen.update(moments(events))
+        self.away.update(away_paths(events))
         if won is None:
             self.endings["荒庄"] += 1
             return
@@ -156,12 +170,15 @@ class VariantRun:
             "wins_after_kong": self.kong_wins,
             "patterns": dict(sorted(self.patterns.items())),
             "seen": dict(sorted(self.seen.items())),
+            "away": dict(sorted(self.away.items())),
             "ok": self.failure is None,
             "failure": self.failure,
         }
 
 
-def run_variant(variant: str, games: int, seed: str, bot: str, check: bool) -> VariantRun:
+def run_variant(
+    variant: str, games: int, seed: str, bot: str, check: bool, away: float = 0.0
+) -> VariantRun:
     """Play ``games`` hands of ``variant`` at one table; stop at the first broken invariant."""
     result = VariantRun(variant)
     table, _ = open_table(variant)
@@ -170,7 +187,7 @@ def run_variant(variant: str, games: int, seed: str, bot: str, check: bool) -> V
     for index in range(games):
         this_seed = hand_seed(seed, variant, index)
         try:
-            table, record = play_hand(table, this_seed, bots, check)
+            table, record = play_hand(table, this_seed, bots, check, away)
         except InvariantBroken as error:
             result.failure = {
                 "what": error.what,
@@ -179,7 +196,7 @@ def run_variant(variant: str, games: int, seed: str, bot: str, check: bool) -> V
                 "hand_index": index,
                 "hand_seed": this_seed,
                 "bot": bot,
-                "reproduce": f"paiju simulate --variant {variant} --games {index + 1} --seed {seed} --bot {bot} --check",
+                "reproduce": f"paiju simulate --variant {variant} --games {index + 1} --seed {seed} --bot {bot} --away {away} --check",
                 "dealer": next(
                     (e.dealer for e in error.events if isinstance(e, ev.HandStarted)), None
                 ),
@@ -210,6 +227,8 @@ def _print_text(runs: list[VariantRun], out: TextIO) -> None:
             print(f"{v} pattern {pattern}: {n}", file=out)
         for moment, n in sorted(run.seen.items(), key=lambda item: (-item[1], item[0])):
             print(f"{v} seen {moment}: {n}", file=out)
+        for path, n in sorted(run.away.items(), key=lambda item: (-item[1], item[0])):
+            print(f"{v} away {path}: {n}", file=out)
         if run.failure is None:
             print(f"{v} invariants: ok", file=out)
         else:
@@ -240,15 +259,24 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return _fail(f"--games must be at least 1, got {games}")
     if args.bot not in LINEUPS:
         return _fail(f"unknown bot {args.bot!r}; known bots: {', '.join(LINEUPS)}")
+    try:
+        away = float(args.away)
+    except ValueError:
+        return _fail(f"--away must be a chance between 0 and 1, got {args.away!r}")
+    if not 0 <= away <= 1:
+        return _fail(f"--away must be a chance between 0 and 1, got {away}")
     variants = sorted(VARIANTS) if args.variant == "all" else [args.variant]
     if getattr(args, "store", None):
         from services.cli.simulate_store import run_variant_on_store
 
         runs = [
-            run_variant_on_store(v, games, str(args.seed), args.bot, args.store) for v in variants
+            run_variant_on_store(v, games, str(args.seed), args.bot, args.store, away)
+            for v in variants
         ]
     else:
-        runs = [run_variant(v, games, str(args.seed), args.bot, args.check) for v in variants]
+        runs = [
+            run_variant(v, games, str(args.seed), args.bot, args.check, away) for v in variants
+        ]
     ok = all(r.failure is None for r in runs)
     if args.json:
         summary = {
@@ -256,6 +284,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "bot": args.bot,
             "games": games,
             "check_every_event": bool(args.check),
+            "away": away,
             "ok": ok,
             "variants": {r.variant: r.as_json() for r in runs},
         }

@@ -15,6 +15,7 @@ import uuid
 from itertools import count
 
 from events.store import open_store
+from services.bots.away import AwaySeats
 from services.bots.runner import HandRecord, InvariantBroken, hand_seed, lineup
 from services.cli.simulate_cmd import VariantRun
 from services.rules.table import TableState
@@ -27,7 +28,7 @@ from services.tables.verify import verify_table
 
 
 def run_variant_on_store(
-    variant: str, games: int, seed: str, bot: str, store_url: str
+    variant: str, games: int, seed: str, bot: str, store_url: str, away: float = 0.0
 ) -> VariantRun:
     result = VariantRun(variant)
     store = open_store(store_url)
@@ -43,9 +44,12 @@ def run_variant_on_store(
             record = HandRecord(seed=hand_seed(seed, variant, index))
             deal = StartHand(seed=record.seed)
             state = _accept(service, table_id, record, deal, next(numbers))
+            seats_away = AwaySeats(random.Random(f"{record.seed}/away"), away)
             while not state.hand_over:
-                seat = seats_to_act(state)[0]
-                command = bots[seat](state, seat, rng)
+                command = seats_away.next_command(state)
+                if command is None:
+                    seat = seats_to_act(state)[0]
+                    command = bots[seat](state, seat, rng)
                 state = _accept(service, table_id, record, command, next(numbers))
             if service.load(table_id) != state:
                 raise InvariantBroken(
