@@ -7,13 +7,15 @@ and prints, for 3n+1 tiles, ``{"waits", "can_declare_ready", "blockers"}``, for 
 (``hand`` without the winning tile; absent keys mean none/false; ``dealer`` is required) and
 prints ``{"patterns", "fan", "payments"}``.
 
-Input that cannot be read, or a win the variant does not allow, ends with exit status 2 and one
-line on stderr naming what was wrong. ``run_analyze``/``run_score`` are the pure cores: text in,
+Input that cannot be read (not UTF-8, not JSON, nested too deeply, a key neither command
+knows, a value out of range), a hand that is not complete, or a win the variant does not allow,
+ends with exit status 2 and one line on stderr naming what was wrong. ``run_analyze``/``run_score`` are the pure cores: text in,
 ``(exit status, text out)``; the ``*_main`` wrappers only move text between streams.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from collections.abc import Callable
@@ -31,6 +33,7 @@ from services.rules.ready import (
 from services.rules.scoring.base import ScoringError, WinContext
 from services.rules.scoring.registry import ScorerUnavailableError, scorer_for
 from services.rules.tiles import (
+    FLOWERS,
     NUM_KINDS,
     Tile,
     TileParseError,
@@ -38,6 +41,7 @@ from services.rules.tiles import (
     name,
     names,
     parse_tiles,
+    to_string,
 )
 from services.rules.variants import UnknownVariantError, VariantConfig, get_variant
 
@@ -57,9 +61,27 @@ class AnalyzeRequest:
     wildcards: frozenset[Tile]
 
 
+ANALYZE_KEYS = ("variant", "hand", "melds", "wildcards")
+SCORE_KEYS = (
+    "variant",
+    "hand",
+    "melds",
+    "win_tile",
+    "self_drawn",
+    "seat",
+    "dealer",
+    "discarder",
+    "ready_declared",
+    "bao",
+    "wildcards",
+    "flowers",
+)
+MELD_KEYS = ("kind", "tiles", "from_seat")
+
+
 def parse_analyze(text: str) -> AnalyzeRequest:
     """The ``analyze`` request, checked: 3n+1 or 3n+2 concealed tiles, at most 14 with the melds."""
-    data = _load(text)
+    data = _load(text, ANALYZE_KEYS)
     config = _variant(data)
     hand = _tiles(config, _required(data, "hand"), "hand")
     melds = _melds(config, data.get("melds"))
@@ -75,7 +97,7 @@ def parse_analyze(text: str) -> AnalyzeRequest:
 
 def parse_score(text: str) -> WinContext:
     """The ``score`` request as the scorer's WinContext; absent keys are none/false."""
-    data = _load(text)
+    data = _load(text, SCORE_KEYS)
     config = _variant(data)
     hand = _tiles(config, _required(data, "hand"), "hand")
     melds = _melds(config, data.get("melds"))
@@ -106,21 +128,33 @@ def parse_score(text: str) -> WinContext:
         bao=bao,
         win_tile_is_wild=self_drawn and win_tile in held_wildcards(config, wildcards),
         wildcards=wildcards,
-        flowers=_per_seat(data.get("flowers"), seat, "flowers", int),
+        flowers=_flowers(config, data.get("flowers"), seat),
         melds_by_seat=tuple(melds if s == seat else () for s in range(4)),
     )
 
 
-def _load(text: str) -> dict[str, Any]:
+def _load(text: str, keys: tuple[str, ...]) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(
             f"input is not JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
+    except RecursionError:
+        raise InputError("input is nested too deeply to be a request") from None
     if not isinstance(data, dict):
         raise InputError("input must be one JSON object")
+    _known_keys(data, keys, "input")
     return data
+
+
+def _known_keys(data: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
+    """A key the command does not read is a mistake (``meld`` for ``melds``), never ignored."""
+    for key in data:
+        if key not in keys:
+            close = difflib.get_close_matches(str(key), keys, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise InputError(f"{where}: unknown key {key!r}{hint}; the keys are {', '.join(keys)}")
 
 
 def _required(data: dict[str, Any], key: str) -> Any:
@@ -174,6 +208,7 @@ def _melds(config: VariantConfig, value: Any) -> tuple[Meld, ...]:
     for i, raw in enumerate(value):
         if not isinstance(raw, dict) or "kind" not in raw or "tiles" not in raw:
             raise InputError(f"melds[{i}] must be an object with 'kind' and 'tiles'")
+        _known_keys(raw, MELD_KEYS, f"melds[{i}]")
         kind = raw["kind"]
         if kind not in MELD_KINDS:
             raise InputError(
@@ -256,6 +291,18 @@ def _per_seat(value: Any, seat: int, field: str, kind: type) -> Any:
     return tuple(values)
 
 
+def _flowers(config: VariantConfig, value: Any, seat: int) -> tuple[int, int, int, int]:
+    """Flowers set aside per seat: a set has one of each of the eight, and some variants none."""
+    flowers: tuple[int, int, int, int] = _per_seat(value, seat, "flowers", int)
+    most = len(FLOWERS) if config.flowers else 0
+    if sum(flowers) > most:
+        held = f"only {most}" if most else "none"
+        raise InputError(
+            f"flowers: {sum(flowers)} given, but {config.name} ({config.id}) has {held}"
+        )
+    return flowers
+
+
 def _per_seat_item(value: Any, field: str, kind: type) -> Any:
     if type(value) is not kind or (
         isinstance(value, int) and not isinstance(value, bool) and value < 0
@@ -298,8 +345,10 @@ def run_score(text: str) -> tuple[int, str]:
     try:
         ctx = parse_score(text)
         settlement = scorer_for(ctx.variant)(ctx)
-    except (InputError, ScoringError) as error:
+    except InputError as error:
         return USAGE_ERROR, f"error: {error}"
+    except ScoringError as error:
+        return USAGE_ERROR, f"error: {_why_not(ctx, error)}"
     except ScorerUnavailableError as error:
         return INTERNAL_ERROR, f"error: {error}"
     out = {
@@ -310,14 +359,50 @@ def run_score(text: str) -> tuple[int, str]:
     return 0, _dump(out)
 
 
+def _why_not(ctx: WinContext, error: ScoringError) -> str:
+    """A refused win: first whether the tiles are a winning hand at all, then the scorer's why."""
+    config = get_variant(ctx.variant)
+    wild = ctx.wildcards | ({ctx.bao} if ctx.bao is not None else set())
+    tiles = [*ctx.concealed, ctx.win_tile]
+    if not complete_hand(config, _counts(tiles), ctx.melds, wild):
+        melds = (
+            f" and {len(ctx.melds)} meld{'s' if len(ctx.melds) > 1 else ''}" if ctx.melds else ""
+        )
+        return (
+            f"not a complete hand: {to_string(ctx.concealed)} with {name(ctx.win_tile)}{melds} "
+            "is not four sets and a pair"
+            + (", nor seven pairs" if config.seven_pairs and not ctx.melds else "")
+        )
+    return str(error)
+
+
 def _dump(out: dict[str, Any]) -> str:
     return json.dumps(out, ensure_ascii=False)
+
+
+def read_request(stdin: IO[str]) -> str:
+    """All of stdin as text; bytes that are not UTF-8 are an input error, not a traceback."""
+    raw = getattr(stdin, "buffer", None)
+    if raw is None:
+        return stdin.read()
+    data = raw.read()
+    try:
+        return str(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"input is not UTF-8: byte 0x{data[error.start]:02x} at offset {error.start}"
+        ) from None
 
 
 def _main(
     run: Callable[[str], tuple[int, str]], stdin: IO[str], stdout: IO[str], stderr: IO[str] | None
 ) -> int:
-    status, text = run(stdin.read())
+    try:
+        text = read_request(stdin)
+    except InputError as error:
+        status, text = USAGE_ERROR, f"error: {error}"
+    else:
+        status, text = run(text)
     if status == 0:
         stdout.write(text + "\n")
     else:

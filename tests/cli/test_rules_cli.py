@@ -162,3 +162,61 @@ def test_the_module_runs_as_a_command(command: str, request_: dict[str, Any], st
         assert isinstance(json.loads(done.stdout), dict)
     else:
         assert done.stderr.startswith("error:") and done.stderr.count("\n") == 1
+
+
+TANGGU_WIN = {"variant": "tanggu", "hand": "123m456p7s1z99s", "win_tile": "8s", "seat": 0, "dealer": 0, "discarder": 1, "wildcards": "12z"}
+
+
+@pytest.mark.parametrize("meld", [{"kind": "pong", "tiles": "999p"}, {"kind": "chi", "tiles": "789p"}])
+def test_score_gives_no_tanggu_men_qing_to_a_hand_with_an_exposed_pong_or_chi(meld: dict[str, str]) -> None:
+    closed = score(**{**TANGGU_WIN, "hand": "123m456p7s1z99s999p"})
+    assert "门清" in closed["patterns"]
+    assert "门清" not in score(**TANGGU_WIN, melds=[meld])["patterns"]
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"meld": [{"kind": "pong", "tiles": "222p"}]}, "unknown key 'meld' (did you mean 'melds'?)"),
+        ({"selfdrawn": True}, "unknown key 'selfdrawn' (did you mean 'self_drawn'?)"),
+        ({"melds": [{"kind": "pong", "tiles": "222p", "from": 2}]}, "melds[0]: unknown key 'from'"),
+        ({"win_tile": "5m", "ready_declared": False}, "not a complete hand: "),
+        ({"win_tile": "5m"}, "not a complete hand: 78889m11345s with 5m and 1 meld"),
+        ({"flowers": 1}, "flowers: 1 given, but 哈尔滨麻将 (harbin) has none"),
+    ],
+)
+def test_score_refuses_what_it_would_have_misread(change: dict[str, Any], named: str) -> None:
+    status, error = run_score(json.dumps({**GOOD_SCORE, **change}))
+    assert status == 2 and named in error and "\n" not in error
+
+
+def test_analyze_refuses_an_unknown_key() -> None:
+    status, error = run_analyze(json.dumps({**HARBIN_EXAMPLE, "wildcard": "5p"}))
+    assert status == 2 and "unknown key 'wildcard' (did you mean 'wildcards'?)" in error
+
+
+SHANGHAI_WIN = {**GOOD_SCORE, "variant": "shanghai"}
+
+
+def test_score_takes_the_eight_flowers_of_a_set_and_no_more() -> None:
+    assert score(**SHANGHAI_WIN, flowers=[2, 3, 2, 1])["fan"] >= 0
+    for flowers in (9, 9999, [2, 3, 2, 2]):
+        status, error = run_score(json.dumps({**SHANGHAI_WIN, "flowers": flowers}))
+        assert status == 2 and "but 上海敲麻 (shanghai) has only 8" in error
+
+
+@pytest.mark.parametrize(
+    ("stdin", "named"),
+    [
+        (b'\xff\xfe{"variant": "harbin"}', "error: input is not UTF-8: byte 0xff at offset 0"),
+        (b"[" * 100_000 + b"]" * 100_000, "error: input is nested too deeply to be a request"),
+    ],
+)
+@pytest.mark.parametrize("command", ["analyze", "score"])
+def test_unreadable_input_is_one_line_in_a_real_process(command: str, stdin: bytes, named: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "services.cli.main", "rules", command],
+        input=stdin, capture_output=True, check=False, cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines() == [named]
