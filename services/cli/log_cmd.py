@@ -4,84 +4,96 @@
     paiju export TABLE [--store URL] > table.jsonl
     paiju import table.jsonl [--store URL]
 
-The store defaults to ``$PAIJU_STORE`` or the embedded SQLite file ``paiju.sqlite3``.
+The store is ``--store``, else ``$PAIJU_STORE``, else the SQLite file ``paiju.sqlite3``
+(``services.cli.stores``). ``replay`` and ``export`` only read; ``import`` checks the whole
+file before it writes (``services.tables.transfer``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from contextlib import closing
+from pathlib import Path
 from typing import TextIO
 
+from events.envelope import RecordedEvent
 from events.hashchain import parse_head
-from events.store import open_store
 from events.store.base import CorruptRowError
+from services.cli.failures import CHECK_FAILED, CliError, Interrupted, command
 from services.cli.play_cmd import Narrator
+from services.cli.stores import StoreChoice, choose, open_for_reading, open_for_writing
 from services.rules.table import TableState
 from services.tables.codec import decode
 from services.tables.loader import SealedSeedError, revealed_seeds, with_seed
-from services.tables.transfer import ImportError_, export_lines, import_events, parse_lines
+from services.tables.transfer import (
+    ExportedTable,
+    ImportError_,
+    export_lines,
+    import_table,
+    parse_export,
+)
 from services.tables.verify import verify_table
 
-DEFAULT_STORE = "sqlite:///paiju.sqlite3"
+
+def _read_table(choice: StoreChoice, table_id: str) -> list[RecordedEvent]:
+    with closing(open_for_reading(choice)) as store:
+        events = store.read_stream(table_id)
+    if not events:
+        raise CliError(f"no table {table_id!r} in {choice.shown} (paiju tables lists them)")
+    return events
 
 
-def store_url(args: argparse.Namespace) -> str:
-    return str(args.store or os.environ.get("PAIJU_STORE") or DEFAULT_STORE)
-
-
-def add_store_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", help="event store URL (sqlite:///file or postgresql://...)")
-
-
+@command("replay", writes=False)
 def replay_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     try:
         head = parse_head(args.head) if getattr(args, "head", None) else None
     except ValueError as error:
-        print(f"paiju replay: --head: {error}", file=sys.stderr)
-        return 2
-    store = open_store(store_url(args))
-    try:
+        raise CliError(f"--head: {error}") from None
+    choice = choose(args)
+    with closing(open_for_reading(choice)) as store:
         try:
             events = store.read_stream(args.table)
         except CorruptRowError as error:  # a row that is not an event: a failed check
-            print(f"paiju replay: {error}", file=sys.stderr)
-            return 1
+            raise CliError(str(error), CHECK_FAILED) from None
         if not events:
-            print(f"paiju replay: no table {args.table!r} in {store_url(args)}", file=sys.stderr)
-            return 2
+            raise CliError(f"no table {args.table!r} in {choice.shown} (paiju tables lists them)")
+        _check_hand(args.table, events, args.hand)
         narrator = _QuietNarrator(TableState(), out, args.hand)
         revealed = revealed_seeds(events)
         for recorded in events:
             try:
                 narrator.tell(with_seed(store, args.table, decode(recorded), revealed))
             except SealedSeedError as error:
-                print(f"paiju replay: {error}", file=sys.stderr)
-                return 1
+                raise CliError(str(error), CHECK_FAILED) from None
             except (ValueError, KeyError, AssertionError, IndexError, TypeError) as error:
                 # a tampered stream: the checks below name what is wrong
                 print(
                     f"cannot apply version {recorded.version} ({recorded.type}): {error}", file=out
                 )
                 break
-        sealed = {}
-        if (
-            narrator.table.hand is not None
-            and narrator.table.hand.seed is not None
-            and not narrator.table.hand_over
-        ):
-            sealed[narrator.table.hand.number] = (
-                narrator.table.hand.seed
-            )  # operators may check a hand in play
-        report = verify_table(events, sealed, head)
-        print("-- checks --", file=out)
-        for line in report.lines():
-            print(line, file=out)
-        return 0 if report.ok else 1
-    finally:
-        store.close()
+    sealed = {}
+    table = narrator.table
+    if table.hand is not None and table.hand.seed is not None and not table.hand_over:
+        sealed[table.hand.number] = table.hand.seed  # operators may check a hand in play
+    report = verify_table(events, sealed, head)
+    print("-- checks --", file=out)
+    for line in report.lines():
+        print(line, file=out)
+    return 0 if report.ok else CHECK_FAILED
+
+
+def _check_hand(table_id: str, events: list[RecordedEvent], hand: int | None) -> None:
+    """``--hand N`` names a hand the table has played or is playing."""
+    if hand is None:
+        return
+    hands = sum(e.type == "hand_started" for e in events)
+    if hands == 0:
+        raise CliError(f"--hand {hand}: table {table_id!r} has not started a hand yet")
+    if not 1 <= hand <= hands:
+        which = "hand 1" if hands == 1 else f"hands 1 to {hands}"
+        raise CliError(f"--hand {hand}: table {table_id!r} has {which}")
 
 
 class _QuietNarrator(Narrator):
@@ -97,32 +109,73 @@ class _QuietNarrator(Narrator):
             super().say(line)
 
 
+@command("export", writes=False)
 def export_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    store = open_store(store_url(args))
+    events = _read_table(choose(args), args.table)
+    total = len(events) + 2
+    written = 0
     try:
-        lines = list(export_lines(store, args.table))
-        if not lines:
-            print(f"paiju export: no table {args.table!r} in {store_url(args)}", file=sys.stderr)
-            return 2
-        for line in lines:
-            print(line, file=out)
-        return 0
-    finally:
-        store.close()
+        for line in export_lines(events):
+            out.write(line + "\n")
+            written += 1
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"{written} of the export's {total} lines were written; without its closing line "
+            "paiju import refuses it"
+        ) from None
+    return 0
 
 
+@command("import", writes=True)
 def import_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    store = open_store(store_url(args))
+    table = _read_export(args.file)  # the whole file is checked before the store is touched
+    choice = choose(args)
+    progress = {"version": 0}
+
+    def stored(version: int) -> None:
+        progress["version"] = version
+
     try:
-        with sys.stdin if args.file == "-" else open(args.file, encoding="utf-8") as source:
-            events = parse_lines(source)
-        table_id = import_events(store, events)
-    except (ImportError_, OSError) as error:
-        print(f"paiju import: {error}", file=sys.stderr)
-        return 2
-    finally:
-        store.close()
-    print(f"imported table {table_id}: {len(events)} events", file=out)
+        with closing(open_for_writing(choice)) as store:
+            progress["version"] = store.stream_version(table.table_id)
+            done = import_table(store, table, stored)
+    except ImportError_ as error:
+        raise CliError(str(error)) from None
+    except KeyboardInterrupt:
+        raise Interrupted(_partly_imported(table, progress["version"], choice)) from None
+    if done.added == 0:
+        print(f"table {done.table_id} was already imported whole: {done.already} events", file=out)
+    elif done.already:
+        print(
+            f"imported table {done.table_id}: {done.added} events added to the "
+            f"{done.already} a previous import had stored",
+            file=out,
+        )
+    else:
+        print(f"imported table {done.table_id}: {done.added} events", file=out)
     return 0
+
+
+def _partly_imported(table: ExportedTable, version: int, choice: StoreChoice) -> str:
+    if version == 0:
+        return f"nothing of table {table.table_id} was stored"
+    return (
+        f"table {table.table_id} holds its first {version} of {len(table.events)} events in "
+        f"{choice.shown}; run the same import again to add the rest"
+    )
+
+
+def _read_export(file: str) -> ExportedTable:
+    try:
+        if file == "-":
+            return parse_export(sys.stdin.buffer)
+        with Path(file).open("rb") as source:
+            return parse_export(source)
+    except ImportError_ as error:
+        raise CliError(
+            f"{'stdin' if file == '-' else file}: {error}; nothing was imported"
+        ) from None
+    except OSError as error:
+        raise CliError(f"cannot read {file}: {error.strerror}") from None

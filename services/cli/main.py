@@ -1,14 +1,79 @@
 """``paiju``: the command-line tool of the table service.
 
-Each subcommand lives in a module of its own; this file only routes. The contracts of
-``paiju rules analyze|score`` and ``paiju simulate`` are stable: support staff and checks use them.
+Each subcommand lives in a module of its own; this file only routes, and runs each under
+``failures.guarded`` (one line and status 2 for any failure, 1 for a failed check). The contracts
+of ``paiju rules analyze|score`` and ``paiju simulate`` are stable: support staff and checks use
+them.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib import import_module, metadata
+
+from services.cli.arguments import (
+    SEED_HELP,
+    Parser,
+    seed,
+    variant_help,
+    variants_text,
+)
+from services.cli.failures import guarded
+from services.cli.stores import add_store_argument
+
+RULES_JSON = """\
+analyze reads one JSON object on stdin:
+  {"variant": "harbin", "hand": "11s88m789m345s", "melds": [{"kind": "pong", "tiles": "222p"}],
+   "wildcards": "5p"}
+  and prints {"waits", "can_declare_ready", "blockers"} for 3n+1 tiles,
+  {"complete", "ready_discards"} for 3n+2.
+score reads one JSON object on stdin (hand without the winning tile; absent keys are
+none/false; dealer is required):
+  {"variant", "hand", "melds", "win_tile", "self_drawn", "seat", "dealer", "discarder",
+   "ready_declared", "bao", "wildcards", "flowers"}
+  and prints {"patterns", "fan", "payments"}.
+keys: a meld is {"kind": chi|pong|kong|added_kong|concealed_kong, "tiles", "from_seat"};
+  seats are 0-3; ready_declared and flowers are one value for the winner or a list of 4;
+  flowers count the flower tiles set aside (8 in a set, in shandong and shanghai only);
+  wildcards are tanggu's 混 kinds, or the 宝 (harbin, mudanjiang).
+  A key the command does not know is refused, not ignored.
+tiles: 1m-9m 万, 1p-9p 饼, 1s-9s 条, 1z-7z 东南西北白发中 (e.g. 11s88m789m345s).
+"""
+
+STORE_TEXT = """\
+stores: sqlite:///FILE (relative path), sqlite:////ABSOLUTE/FILE, or
+  postgresql://USER@HOST[:PORT]/DATABASE[?schema=NAME]. tables, replay, export and import
+  default to $PAIJU_STORE, else sqlite:///paiju.sqlite3; play and simulate store hands only
+  when given --store. tables, replay and export only read and need an existing store; play,
+  simulate and import may create a new SQLite file.
+"""
+
+EXPORT_TEXT = """\
+an export is JSON lines: a header {"format": "paiju table export", "version": 1, "table"},
+  one recorded event per line, and a closing line {"end", "events": N, "head": HASH}. import
+  refuses a file that is not whole (cut short, edited, another table's events) and stores
+  nothing; a table already stored in part (an import stopped part way) is completed.
+"""
+
+
+def _version() -> str:
+    from services.rules import RULES_VERSION
+
+    try:
+        package = metadata.version("paiju")
+    except metadata.PackageNotFoundError:
+        package = "unknown"
+    return f"paiju {package} ({RULES_VERSION})"
+
+
+def _runner(module: str, function: str = "main") -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        result: int = getattr(import_module(f"services.cli.{module}"), function)(args)
+        return result
+
+    return run
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -19,82 +84,83 @@ def _rules(args: argparse.Namespace) -> int:
     return rules_cmd.score_main(sys.stdin, sys.stdout)
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    from services.cli import simulate_cmd
-
-    return simulate_cmd.main(args)
-
-
-def _play(args: argparse.Namespace) -> int:
-    from services.cli import play_cmd
-
-    return play_cmd.main(args)
-
-
-def _log(action: str) -> object:
-    def run(args: argparse.Namespace) -> int:
-        from services.cli import log_cmd
-
-        result: int = getattr(log_cmd, f"{action}_main")(args)
-        return result
-
-    return run
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="paiju", description="Paiju (牌局): the mahjong table service"
+def _sub(sub: argparse._SubParsersAction[Parser], name: str, help_: str, *epilog: str) -> Parser:
+    return sub.add_parser(
+        name,
+        help=help_,
+        description=help_,
+        epilog="\n".join((*epilog, variants_text())),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True)
 
-    rules = sub.add_parser("rules", help="hand analysis and scoring, JSON on stdin and stdout")
-    rules.add_argument("action", choices=["analyze", "score"])
-    rules.set_defaults(run=_rules)
 
-    simulate = sub.add_parser("simulate", help="play hands with bots and check every invariant")
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="paiju",
+        description="Paiju (牌局): the mahjong table service",
+        epilog=variants_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    rules = _sub(sub, "rules", "hand analysis and scoring, JSON on stdin and stdout", RULES_JSON)
+    rules.add_argument(
+        "action", choices=["analyze", "score"], help="analyze a hand's waits, or score a win"
+    )
+    rules.set_defaults(run=_rules, writes=False)
+
+    simulate = _sub(sub, "simulate", "play hands with bots and check every invariant", STORE_TEXT)
     from services.cli import simulate_cmd
 
     simulate_cmd.add_arguments(simulate)
-    simulate.set_defaults(run=_simulate)
+    simulate.set_defaults(run=_runner("simulate_cmd"), writes=True)
 
-    play = sub.add_parser("play", help="play one whole hand with bots and print it move by move")
-    play.add_argument("--variant", default="harbin")
-    play.add_argument("--seed", default="paiju-demo-0001")
+    play = _sub(sub, "play", "play one whole hand with bots and print it move by move", STORE_TEXT)
+    play.add_argument("--variant", default="harbin", help=variant_help())
+    play.add_argument("--seed", default="paiju-demo-0001", type=seed, help=SEED_HELP)
     play.add_argument(
         "--store",
-        help="play through the table service into this event store (e.g. sqlite:///paiju.sqlite3)",
+        metavar="URL",
+        help="play through the table service into this event store (kept for paiju replay); "
+        "without it the hand is played in memory",
     )
-    play.set_defaults(run=_play)
+    play.set_defaults(run=_runner("play_cmd"), writes=True)
 
-    from services.cli.log_cmd import add_store_argument
+    tables = _sub(sub, "tables", "the tables a store holds: variant, hands, last event", STORE_TEXT)
+    add_store_argument(tables)
+    tables.set_defaults(run=_runner("tables_cmd"), writes=False)
 
-    replay = sub.add_parser("replay", help="a recorded table move by move, then its checks")
-    replay.add_argument("table")
-    replay.add_argument("--hand", type=int, help="only this hand (1-based)")
+    replay = _sub(sub, "replay", "a recorded table move by move, then its checks", STORE_TEXT)
+    replay.add_argument("table", help="the table id (paiju tables lists them)")
+    replay.add_argument("--hand", type=int, metavar="N", help="only hand N (1-based)")
     replay.add_argument(
         "--head",
         help="a hand's head as published to the seats (HASH or VERSION:HASH): the stored"
         " chain must still hold it, else it was cut or rewritten",
     )
     add_store_argument(replay)
-    replay.set_defaults(run=_log("replay"))
+    replay.set_defaults(run=_runner("log_cmd", "replay_main"), writes=False)
 
-    export = sub.add_parser("export", help="a table's events as JSON lines on stdout")
-    export.add_argument("table")
+    export = _sub(
+        sub, "export", "a table's events as JSON lines on stdout", EXPORT_TEXT, STORE_TEXT
+    )
+    export.add_argument("table", help="the table id (paiju tables lists them)")
     add_store_argument(export)
-    export.set_defaults(run=_log("export"))
+    export.set_defaults(run=_runner("log_cmd", "export_main"), writes=False)
 
-    imp = sub.add_parser("import", help="a table exported as JSON lines (file or - for stdin)")
-    imp.add_argument("file")
+    imp = _sub(
+        sub, "import", "a table exported by paiju export, into a store", EXPORT_TEXT, STORE_TEXT
+    )
+    imp.add_argument("file", help="the export file, or - for stdin")
     add_store_argument(imp)
-    imp.set_defaults(run=_log("import"))
+    imp.set_defaults(run=_runner("log_cmd", "import_main"), writes=True)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    result: int = args.run(args)
-    return result
+    return guarded(args.command, lambda: args.run(args), writes=args.writes)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """``paiju play``: four winning bots play one whole hand, printed move by move as a player reads it.
 
-    paiju play --variant harbin --seed paiju-demo-0001
+    paiju play --variant harbin --seed paiju-demo-0001 [--store URL]
 
 This is the operator's view: every hand, the wall's 宝 and 混 are shown as they happen. Tiles
 are written ``5m`` (万), ``5p`` (饼), ``5s`` (条); honours and flowers by their characters.
@@ -9,13 +9,15 @@ are written ``5m`` (万), ``5p`` (饼), ``5s`` (条); honours and flowers by the
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from contextlib import closing
 from typing import TextIO
 
 from events import hand as ev
 from events.base import DomainEvent
-from services.bots.runner import BOTS, InvariantBroken, open_table, play_hand
+from services.bots.runner import BOTS, InvariantBroken, hand_seed, open_table, play_hand
+from services.cli.failures import CHECK_FAILED, CliError, Interrupted, command
+from services.cli.stores import StoreChoice, open_for_writing
 from services.rules.table.state import TableState
 from services.rules.table.winning import hand_waits
 from services.rules.tiles import Tile, name, tile
@@ -186,47 +188,45 @@ class Narrator:
         self.say(f"next dealer: {dealer}")
 
 
+@command("play", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    variant, seed = args.variant, str(args.seed)
+    variant = args.variant
     if variant not in VARIANTS:
-        print(
-            f"paiju play: unknown variant {variant!r}; known variants: {', '.join(sorted(VARIANTS))}",
-            file=sys.stderr,
+        raise CliError(
+            f"unknown variant {variant!r}; known variants: {', '.join(sorted(VARIANTS))}"
         )
-        return 2
-    if not 8 <= len(seed) <= 128:
-        print(f"paiju play: --seed must be 8 to 128 characters, got {len(seed)}", file=sys.stderr)
-        return 2
+    seed = hand_seed(str(args.seed), variant, 0)  # the first hand simulate deals for this seed
     table, _ = open_table(variant, table_id="demo")
-    store_url = getattr(args, "store", None)
     try:
-        if store_url:
-            events, footer = _through_store(variant, seed, store_url)
+        if getattr(args, "store", None) is not None:
+            events, footer = _through_store(variant, seed, StoreChoice(args.store, "--store"))
         else:
-            _, record = play_hand(table, seed, [BOTS["winning"]] * 4)
+            try:
+                _, record = play_hand(table, seed, [BOTS["winning"]] * 4)
+            except KeyboardInterrupt:
+                raise Interrupted("the hand was played in memory: nothing was stored") from None
             events, footer = record.events, None
     except InvariantBroken as error:
-        print(f"paiju play: {error.what} (variant {variant}, seed {seed})", file=sys.stderr)
-        return 1
-    narrator = Narrator(table if not store_url else TableState(), out)
+        raise CliError(
+            f"{error.what} (variant {variant}, seed {args.seed})", CHECK_FAILED
+        ) from None
+    narrator = Narrator(table if footer is None else TableState(), out)
     try:
         for event in events:
             narrator.tell(event)
-        if footer:
-            print(footer, file=out)
-        out.flush()
-    except BrokenPipeError:  # the reader stopped early (``| head``): not an error of ours
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except KeyboardInterrupt:
+        raise Interrupted(footer or "the hand was played in memory: nothing was stored") from None
+    if footer:
+        print(footer, file=out)
     return 0
 
 
-def _through_store(variant: str, seed: str, store_url: str) -> tuple[list[DomainEvent], str]:
+def _through_store(variant: str, seed: str, choice: StoreChoice) -> tuple[list[DomainEvent], str]:
     """Play the hand through the table service into an event store, then read it back."""
     import random
     import uuid
 
-    from events.store import open_store
     from services.bots.runner import PLAYERS
     from services.rules.table.commands import StartHand
     from services.rules.table.legal import seats_to_act
@@ -234,29 +234,37 @@ def _through_store(variant: str, seed: str, store_url: str) -> tuple[list[Domain
     from services.tables.codec import decode
     from services.tables.loader import revealed_seeds, with_seed
 
-    store = open_store(store_url)
-    try:
-        service = TableService(store, chosen_deals=True)  # the hand is dealt from --seed
-        table_id = f"play-{variant}-{uuid.uuid4().hex[:8]}"
-        service.open_table(table_id, variant, PLAYERS, command_id=f"{table_id}/open")
-        outcome = service.handle(table_id, StartHand(seed=seed), command_id=f"{table_id}/deal")
-        rng = random.Random(f"{seed}/bots")
-        moves = 0
-        while (
-            isinstance(outcome, Accepted)
-            and outcome.state is not None
-            and not outcome.state.hand_over
-        ):
-            seat = seats_to_act(outcome.state)[0]
-            command = BOTS["winning"](outcome.state, seat, rng)
-            moves += 1
-            outcome = service.handle(table_id, command, command_id=f"{table_id}/move-{moves}")
+    table_id = f"play-{variant}-{uuid.uuid4().hex[:8]}"
+    with closing(open_for_writing(choice)) as store:
+        try:
+            service = TableService(store, chosen_deals=True)  # the hand is dealt from --seed
+            service.open_table(table_id, variant, PLAYERS, command_id=f"{table_id}/open")
+            outcome = service.handle(table_id, StartHand(seed=seed), command_id=f"{table_id}/deal")
+            rng = random.Random(f"{seed}/bots")
+            moves = 0
+            while (
+                isinstance(outcome, Accepted)
+                and outcome.state is not None
+                and not outcome.state.hand_over
+            ):
+                seat = seats_to_act(outcome.state)[0]
+                command = BOTS["winning"](outcome.state, seat, rng)
+                moves += 1
+                outcome = service.handle(table_id, command, command_id=f"{table_id}/move-{moves}")
+        except KeyboardInterrupt:
+            held = store.stream_version(table_id)
+            raise Interrupted(
+                f"table {table_id} holds the {held} events played so far in {choice.shown}"
+                if held
+                else "nothing was stored"
+            ) from None
         if not isinstance(outcome, Accepted):
             raise InvariantBroken(f"the table refused a bot's command: {outcome.reason}", [], [])
         recorded = store.read_stream(table_id)
         seeds = revealed_seeds(recorded)
         events = [with_seed(store, table_id, decode(e), seeds) for e in recorded]
-    finally:
-        store.close()
-    footer = f"recorded as table {table_id} ({len(recorded)} events); replay it with: paiju replay {table_id} --store {store_url}"
+    footer = (
+        f"recorded as table {table_id} ({len(recorded)} events); "
+        f"replay it with: paiju replay {table_id} --store {choice.shown}"
+    )
     return events, footer

@@ -1,7 +1,7 @@
 """``paiju simulate``: bots play hands at a table, every invariant is checked, the endings counted.
 
     paiju simulate --variant harbin --games 100 --seed 42 [--bot winning|random|mixed] [--check] [--json]
-                   [--away RATE]
+                   [--away RATE] [--store URL] [--dump DIR]
 
 ``--variant all`` plays ``--games`` hands of each variant. The hands of one variant are played
 in series at one table (dealer succession, 荒庄 and 荒番 counters carry over); hand ``i`` is
@@ -12,16 +12,20 @@ hand's events, round-tripped through JSON, are replayed and compared with the li
 leave at random moments (``--away``: the chance before each move, 0 for none); the report counts
 each of those paths. Exit 0 when all held, 1 when an invariant failed (named,
 with what reproduces it; ``--dump DIR`` writes the hand's seed, dealer and commands), 2 for
-bad arguments.
+bad arguments, a store that cannot be used, or Ctrl-C (saying what had been stored). While it
+runs, a progress line is redrawn on stderr when stderr is a terminal; with ``--store`` the
+report names each table it stored.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from collections import Counter
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -38,6 +42,10 @@ from services.bots.runner import (
     open_table,
     play_hand,
 )
+from services.cli.arguments import SEED_HELP, seed, variant_help
+from services.cli.failures import CHECK_FAILED, CliError, Interrupted, command
+from services.cli.progress import Progress
+from services.cli.stores import StoreChoice, open_for_writing
 from services.rules.variants import VARIANTS
 
 ENDINGS = ("自摸", "点炮", "抢杠", "一炮多响", "荒庄")
@@ -75,9 +83,9 @@ def moments(events: list[DomainEvent]) -> Counter[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default="harbin", help="a variant id, or 'all'")
+    parser.add_argument("--variant", default="harbin", help=variant_help(", or all"))
     parser.add_argument("--games", default="10", help="hands to play (per variant with 'all')")
-    parser.add_argument("--seed", default="paiju", help="the run's seed: same seed, same events")
+    parser.add_argument("--seed", default="paiju", type=seed, help=SEED_HELP)
     parser.add_argument(
         "--bot",
         default="winning",
@@ -128,6 +136,7 @@ class VariantRun:
     away: Counter[str] = field(default_factory=Counter)  # seats coming and going: paths taken
     wins: int = 0
     kong_wins: int = 0
+    table_id: str | None = None  # the table the hands were stored in (--store)
     failure: dict[str, Any] | None = None
 
     @property
@@ -171,15 +180,24 @@ class VariantRun:
             "patterns": dict(sorted(self.patterns.items())),
             "seen": dict(sorted(self.seen.items())),
             "away": dict(sorted(self.away.items())),
+            "table": self.table_id,
             "ok": self.failure is None,
             "failure": self.failure,
         }
 
 
 def run_variant(
-    variant: str, games: int, seed: str, bot: str, check: bool, away: float = 0.0
+    variant: str,
+    games: int,
+    seed: str,
+    bot: str,
+    check: bool,
+    away: float = 0.0,
+    progress: Progress | None = None,
 ) -> VariantRun:
     """Play ``games`` hands of ``variant`` at one table; stop at the first broken invariant."""
+    progress = progress or Progress(games)
+    progress.start(variant)
     result = VariantRun(variant)
     table, _ = open_table(variant)
     bots = lineup(bot)
@@ -189,28 +207,29 @@ def run_variant(
         try:
             table, record = play_hand(table, this_seed, bots, check, away)
         except InvariantBroken as error:
-            result.failure = {
-                "what": error.what,
-                "variant": variant,
-                "seed": seed,
-                "hand_index": index,
-                "hand_seed": this_seed,
-                "bot": bot,
-                "reproduce": f"paiju simulate --variant {variant} --games {index + 1} --seed {seed} --bot {bot} --away {away} --check",
-                "dealer": next(
-                    (e.dealer for e in error.events if isinstance(e, ev.HandStarted)), None
-                ),
-                "commands": [c.model_dump(mode="json") for c in error.commands],
-            }
+            result.failure = failure_of(error, variant, seed, bot, index, away)
             break
         result.count(record)
+        progress.hand_done()
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _fail(message: str) -> int:
-    print(f"paiju simulate: {message}", file=sys.stderr)
-    return 2
+def failure_of(
+    error: InvariantBroken, variant: str, seed: str, bot: str, index: int, away: float
+) -> dict[str, Any]:
+    """What reproduces a broken invariant: the run, the hand, its dealer and commands."""
+    return {
+        "what": error.what,
+        "variant": variant,
+        "seed": seed,
+        "hand_index": index,
+        "hand_seed": hand_seed(seed, variant, index),
+        "bot": bot,
+        "reproduce": f"paiju simulate --variant {variant} --games {index + 1} --seed {shlex.quote(seed)} --bot {bot} --away {away} --check",
+        "dealer": next((e.dealer for e in error.events if isinstance(e, ev.HandStarted)), None),
+        "commands": [c.model_dump(mode="json") for c in error.commands],
+    }
 
 
 def _print_text(runs: list[VariantRun], out: TextIO) -> None:
@@ -229,6 +248,8 @@ def _print_text(runs: list[VariantRun], out: TextIO) -> None:
             print(f"{v} seen {moment}: {n}", file=out)
         for path, n in sorted(run.away.items(), key=lambda item: (-item[1], item[0])):
             print(f"{v} away {path}: {n}", file=out)
+        if run.table_id is not None:
+            print(f"{v} stored as table: {run.table_id}", file=out)
         if run.failure is None:
             print(f"{v} invariants: ok", file=out)
         else:
@@ -245,38 +266,38 @@ def _print_text(runs: list[VariantRun], out: TextIO) -> None:
         print(f"all hands per second: {hands / seconds if seconds else 0.0:.1f}", file=out)
 
 
+@command("simulate", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     if args.variant != "all" and args.variant not in VARIANTS:
-        return _fail(
+        raise CliError(
             f"unknown variant {args.variant!r}; known variants: {', '.join(sorted(VARIANTS))}, all"
         )
     try:
         games = int(args.games)
     except ValueError:
-        return _fail(f"--games must be a whole number of hands, got {args.games!r}")
+        raise CliError(f"--games must be a whole number of hands, got {args.games!r}") from None
     if games < 1:
-        return _fail(f"--games must be at least 1, got {games}")
+        raise CliError(f"--games must be at least 1, got {games}")
     if args.bot not in LINEUPS:
-        return _fail(f"unknown bot {args.bot!r}; known bots: {', '.join(LINEUPS)}")
+        raise CliError(f"unknown bot {args.bot!r}; known bots: {', '.join(LINEUPS)}")
     try:
         away = float(args.away)
     except ValueError:
-        return _fail(f"--away must be a chance between 0 and 1, got {args.away!r}")
+        raise CliError(f"--away must be a chance between 0 and 1, got {args.away!r}") from None
     if not 0 <= away <= 1:
-        return _fail(f"--away must be a chance between 0 and 1, got {away}")
+        raise CliError(f"--away must be a chance between 0 and 1, got {away}")
     variants = sorted(VARIANTS) if args.variant == "all" else [args.variant]
-    if getattr(args, "store", None):
-        from services.cli.simulate_store import run_variant_on_store
-
-        runs = [
-            run_variant_on_store(v, games, str(args.seed), args.bot, args.store, away)
-            for v in variants
-        ]
-    else:
-        runs = [
-            run_variant(v, games, str(args.seed), args.bot, args.check, away) for v in variants
-        ]
+    progress = Progress.on_stderr(games * len(variants))
+    store_choice = None if args.store is None else StoreChoice(args.store, "--store")
+    try:
+        runs = _run(variants, games, args, away, store_choice, progress)
+    except KeyboardInterrupt:
+        raise Interrupted(
+            progress.so_far(None if store_choice is None else store_choice.shown)
+        ) from None
+    finally:
+        progress.finish()
     ok = all(r.failure is None for r in runs)
     if args.json:
         summary = {
@@ -294,7 +315,31 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for run in runs:
         if run.failure is not None and args.dump:
             _dump(Path(args.dump), run.failure)
-    return 0 if ok else 1
+    return 0 if ok else CHECK_FAILED
+
+
+def _run(
+    variants: list[str],
+    games: int,
+    args: argparse.Namespace,
+    away: float,
+    store_choice: StoreChoice | None,
+    progress: Progress,
+) -> list[VariantRun]:
+    seed_ = str(args.seed)
+    if store_choice is None:
+        return [
+            run_variant(v, games, seed_, args.bot, args.check, away, progress) for v in variants
+        ]
+    from services.cli.simulate_store import run_variant_on_store
+
+    with closing(open_for_writing(store_choice)) as store:
+        return [
+            run_variant_on_store(
+                v, games, seed_, args.bot, store, store_choice.shown, away, progress
+            )
+            for v in variants
+        ]
 
 
 def _dump(folder: Path, failure: dict[str, Any]) -> None:

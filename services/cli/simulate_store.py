@@ -14,10 +14,11 @@ import time
 import uuid
 from itertools import count
 
-from events.store import open_store
+from events.store.base import EventStore
 from services.bots.away import AwaySeats
 from services.bots.runner import HandRecord, InvariantBroken, hand_seed, lineup
-from services.cli.simulate_cmd import VariantRun
+from services.cli.progress import Progress
+from services.cli.simulate_cmd import VariantRun, failure_of
 from services.rules.table import TableState
 from services.rules.table.commands import Command, StartHand
 from services.rules.table.conservation import conservation_errors
@@ -28,18 +29,29 @@ from services.tables.verify import verify_table
 
 
 def run_variant_on_store(
-    variant: str, games: int, seed: str, bot: str, store_url: str, away: float = 0.0
+    variant: str,
+    games: int,
+    seed: str,
+    bot: str,
+    store: EventStore,
+    store_name: str,
+    away: float = 0.0,
+    progress: Progress | None = None,
 ) -> VariantRun:
+    progress = progress or Progress(games)
+    progress.start(variant)
     result = VariantRun(variant)
-    store = open_store(store_url)
     service = TableService(store, chosen_deals=True)  # hands are dealt from the run's seeds
     table_id = f"sim-{variant}-{uuid.uuid4().hex[:8]}"
     bots = lineup(bot)
     rng = random.Random(f"{seed}|{variant}")
     started = time.perf_counter()
+    index = 0
     try:
         numbers = count()
         _accept(service, table_id, None, _open_command(table_id, variant), next(numbers))
+        result.table_id = table_id
+        progress.table_opened(table_id)
         for index in range(games):
             record = HandRecord(seed=hand_seed(seed, variant, index))
             deal = StartHand(seed=record.seed)
@@ -58,20 +70,15 @@ def run_variant_on_store(
                     record.events,
                 )
             result.count(record)
+            progress.hand_done(table_id)
         report = verify_table(store.read_stream(table_id))
         if not report.ok:
             raise InvariantBroken("; ".join(report.lines()), [], [])
     except InvariantBroken as error:
-        result.failure = {
-            "what": error.what,
-            "variant": variant,
-            "seed": seed,
-            "table": table_id,
-            "store": store_url,
-        }
+        result.failure = failure_of(error, variant, seed, bot, index, away)
+        result.failure.update(table=table_id, store=store_name)
     finally:
         result.seconds = time.perf_counter() - started
-        store.close()
     return result
 
 
