@@ -121,8 +121,8 @@ def export_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             written += 1
     except KeyboardInterrupt:
         raise Interrupted(
-            f"{written} of the export's {total} lines were written; without its closing line "
-            "paiju import refuses it"
+            f"the export stopped after {written} of its {total} lines; without its closing "
+            "line paiju import refuses what was written"
         ) from None
     return 0
 
