@@ -159,7 +159,9 @@ def test_an_import_over_another_table_of_the_same_id_is_refused_and_changes_noth
     table = parse_export(export_text.splitlines())
     url = f"sqlite:///{tmp_path}/taken.sqlite3"
     with closing(open_store(url)) as store:
-        TableService(store).open_table(table.table_id, "tanggu", ("a", "b", "c", "d"))
+        TableService(store).open_table(
+            table.table_id, "tanggu", ("a", "b", "c", "d"), command_id="another-table"
+        )
         before = store.read_stream(table.table_id)
     path = write(tmp_path / "t.jsonl", export_text)
     status, _, err = run(capsys, "import", str(path), "--store", url)
