@@ -7,7 +7,7 @@ who sees what.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -212,14 +212,22 @@ class HandSettled(DomainEvent):
     """The hand's score changes, the bao and hands revealed, and who deals next."""
 
     type: Literal["hand_settled"] = "hand_settled"
-    payments: tuple[int, int, int, int]
-    kong_payments: tuple[int, int, int, int] = (0, 0, 0, 0)
+    schema_version: ClassVar[int] = 2
+    payments: tuple[int, int, int, int]  # the wins
+    hand_payments: tuple[int, int, int, int] = (0, 0, 0, 0)  # 塘沽's 局分, won or drawn
     level_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
     next_dealer: Seat | None = None  # None: drawn at random when the next hand starts
     drawn_streak: int = 0
     huangfan: int = 0
     hands: tuple[Tiles, Tiles, Tiles, Tiles] = ((), (), (), ())
     bao: TileName | None = None
+
+
+@registry.upcaster("hand_settled", from_version=1)
+def _kong_payments_became_hand_payments(payload: dict[str, Any]) -> dict[str, Any]:
+    """v2: 塘沽's 局分 hold 独抱 and 上大台 besides the kongs, on drawn hands too (decision 8)."""
+    rest = {k: v for k, v in payload.items() if k != "kong_payments"}
+    return {**rest, "hand_payments": payload.get("kong_payments", [0, 0, 0, 0])}
 
 
 @registry.register

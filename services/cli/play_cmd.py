@@ -175,8 +175,8 @@ class Narrator:
 
     def _hand_settled(self, e: ev.HandSettled, before: TableState) -> None:
         self.say(f"settlement: {_payments(e.payments)}")
-        if any(e.kong_payments):
-            self.say(f"kong payments: {_payments(e.kong_payments)}")
+        if any(e.hand_payments):
+            self.say(f"局分 (kongs, 独抱, 上大台): {_payments(e.hand_payments)}")
         if any(e.level_scores):
             self.say(f"level scores: {_payments(e.level_scores)}")
         if e.bao:

@@ -107,3 +107,14 @@ def test_a_seed_matches_only_its_own_commitment() -> None:
     assert check_seed(seed, commitment) and check_seed(seed, commitment.upper())
     assert not check_seed(new_seed(), commitment)
     assert commit_seed("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+
+def test_a_hand_settled_of_version_one_reads_its_kong_payments_as_hand_payments() -> None:
+    """v2 renamed 塘沽's kong 局分 to ``hand_payments`` (they hold 独抱 and 上大台 too)."""
+    from events.hand import HandSettled
+    from events.registry import registry
+
+    old = {"payments": [0, 0, 0, 0], "kong_payments": [6, -2, -2, -2]}
+    payload = registry.upcast("hand_settled", 1, old)
+    settled = HandSettled.model_validate({**payload, "type": "hand_settled"})
+    assert settled.hand_payments == (6, -2, -2, -2)

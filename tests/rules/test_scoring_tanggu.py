@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from services.rules.melds import Meld, MeldKind
 from services.rules.scoring.base import ScoringError, WinContext
-from services.rules.scoring.tanggu import TangguScoring, kong_scores, score, score_with
+from services.rules.scoring.tanggu import (
+    TangguScoring,
+    hand_scores,
+    kong_scores,
+    score,
+    score_with,
+)
 from services.rules.tanggu_hun import hun_kinds
 from services.rules.tiles import parse_tiles, tile
 
@@ -30,6 +36,7 @@ def win(concealed: str, win_tile: str, *, discarder: int | None = None, **kw: An
 
 
 CHI = (meld("chi", "123m"),)
+NO_MELDS: tuple[tuple[Meld, ...], ...] = ((), (), (), ())
 
 
 def test_a_plain_win_with_a_hun_is_worth_two_paid_by_the_discarder_alone() -> None:
@@ -57,17 +64,22 @@ def test_a_lone_hun_paired_with_the_winning_tile_is_hun_diao() -> None:
     assert s.fan == 4
 
 
-def test_shang_da_tai_twice_adds_five_each_and_ends_in_hun_diao() -> None:
-    s = score(win("456p789s567m1z", "2z", melds=CHI, shang_da_tai=2))
-    assert s.patterns.count("上大台") == 2
-    assert {"混钓", "自摸"} <= set(s.patterns)
-    assert s.fan == 2 + 2 + 2 + 5 + 5
-    assert s.payments == (48, -16, -16, -16)
+def test_a_hun_diao_won_after_shang_da_tai_is_worth_its_win_alone() -> None:
+    """上大台 is paid apart, per hand (``hand_scores``), whether or not the seat wins."""
+    s = score(win("456p789s567m1z", "2z", melds=CHI))
+    assert "上大台" not in s.patterns and {"混钓", "自摸"} <= set(s.patterns)
+    assert s.fan == 2 + 2 + 2
+    assert s.payments == (18, -6, -6, -6)
+
+
+def test_each_shang_da_tai_earns_five_from_each_other_seat_won_or_not() -> None:
+    """004: "上大台"不成功否均每次+5 (decision 8)."""
+    assert hand_scores(NO_MELDS, shang_da_tai=(0, 2, 0, 0)) == (-10, 30, -10, -10)
 
 
 def test_more_than_two_shang_da_tai_are_refused() -> None:
     with pytest.raises(ScoringError, match="上大台"):
-        score(win("456p789s567m1z", "2z", melds=CHI, shang_da_tai=3))
+        hand_scores(NO_MELDS, shang_da_tai=(3, 0, 0, 0))
 
 
 def test_long_counts_with_two_hun_filling_its_gaps() -> None:
@@ -140,14 +152,18 @@ def test_an_open_wait_on_five_wan_is_no_zhuo_wu() -> None:
     assert "捉五" not in score(win("34m123p789p456s77z", "5m", discarder=1)).patterns
 
 
-def test_du_bao_costs_each_other_seat_two_more_even_on_a_discard() -> None:
-    s = score(win("46m123p789p456s77z", "5m", discarder=2, dubao_declared=True))
-    assert "独抱" in s.patterns
-    assert s.payments == (14, -2, -10, -2)
+def test_an_announced_du_bao_costs_each_other_seat_two_won_or_not() -> None:
+    """004: "独抱"…不论"和"牌，其他玩家均-2 (decision 8): paid per hand, not by the win."""
+    assert hand_scores(NO_MELDS, du_bao=(True, False, False, False)) == (6, -2, -2, -2)
+    s = score(win("46m123p789p456s77z", "5m", discarder=2))
+    assert "独抱" not in s.patterns and s.payments == (8, 0, -8, 0)  # 平和 素和 捉五 门清
 
 
-def test_an_undeclared_kan_zhang_is_no_du_bao() -> None:
-    assert "独抱" not in score(win("46m123p789p456s77z", "5m", discarder=2)).patterns
+def test_hand_scores_add_kongs_du_bao_and_shang_da_tai() -> None:
+    melds = ((meld("kong", "1111m"),), (), (), ())
+    # seat 0: a 明杠 (2) and 独抱 (2) from each; seat 3: one 上大台 (5) from each
+    found = hand_scores(melds, du_bao=(True, False, False, False), shang_da_tai=(0, 0, 0, 1))
+    assert found == (3 * 4 - 5, -4 - 5, -4 - 5, 3 * 5 - 4)
 
 
 def test_a_win_on_a_kong_replacement_doubles_the_hand() -> None:
@@ -207,11 +223,10 @@ def test_a_hand_that_does_not_win_is_refused() -> None:
         score(win("456p78s99s567m", "1s", discarder=2, melds=CHI))
 
 
-def test_du_bao_holds_when_a_drawn_hun_fills_the_wait() -> None:
-    s = score(win("46m123p789p456s77z", "1z", dubao_declared=True))
-    assert "独抱" in s.patterns
+def test_a_drawn_hun_filling_a_kan_zhang_is_no_zhuo_wu() -> None:
+    s = score(win("46m123p789p456s77z", "1z"))
     assert "捉五" not in s.patterns
-    assert s.payments == (3 * (2 + 2 + 2 + 2), -8, -8, -8)  # 平和, 自摸, 门清 and 独抱 2 each
+    assert s.payments == (3 * (2 + 2 + 2), -6, -6, -6)  # 平和, 自摸, 门清
 
 
 # properties over random winning hands

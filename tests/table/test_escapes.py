@@ -195,7 +195,7 @@ def test_an_operator_dissolving_a_hand_abandons_it_pays_nothing_and_ends_the_ser
     events = table.do(DissolveTable(reason="room closed"))
     assert events[0] == pe.TableDissolved(reason="room closed", mid_hand=True)
     settled = table.last(ev.HandSettled)
-    assert settled.payments == settled.kong_payments == settled.level_scores == (0, 0, 0, 0)
+    assert settled.payments == settled.hand_payments == settled.level_scores == (0, 0, 0, 0)
     assert events[-1] == pe.SeriesEnded(number=1, reason="dissolved", hands=1)
     assert table.state.hand_over and table.state.series.number == 2
     assert deadlines(table.state) == ()

@@ -294,6 +294,6 @@ def test_a_settled_hand_pays_out_zero_in_total_and_names_a_valid_next_dealer(
 ) -> None:
     state, events = play_hand(variant, seed, random.Random(choices), views=False)
     settled = [e for e in events if e.type == "hand_settled"][-1]
-    assert sum(settled.payments) == 0 and sum(settled.kong_payments) == 0  # type: ignore[attr-defined]
+    assert sum(settled.payments) == 0 and sum(settled.hand_payments) == 0  # type: ignore[attr-defined]
     assert settled.next_dealer is None or 0 <= settled.next_dealer <= 3  # type: ignore[attr-defined]
     assert _ended(state).step == "ended"

@@ -130,7 +130,7 @@ def test_the_series_adds_up_each_hands_payments(variant: str) -> None:
     play_out(table)
     settled = table.last(ev.HandSettled)
     assert table.state.series.scores == tuple(
-        p + k for p, k in zip(settled.payments, settled.kong_payments, strict=True)
+        p + k for p, k in zip(settled.payments, settled.hand_payments, strict=True)
     )
     assert table.state.series.hands_played == 1 and table.state.hand_over
 

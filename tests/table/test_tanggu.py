@@ -229,13 +229,12 @@ def test_tanggu_a_ready_seat_is_not_asked_to_pong() -> None:
 # -- 独抱 --------------------------------------------------------------------------------------
 
 
-def test_tanggu_du_bao_is_declared_on_a_single_kanzhang_wait_and_scores_when_won() -> None:
+def test_tanggu_du_bao_is_declared_on_a_single_kanzhang_wait() -> None:
     table = _ready_seat_one(["5p"], mode="dubao")
+    assert table.seat(1).ready == "dubao"
     table.discard(2, "5p")
     table.pass_all()
-    won = table.last(ev.HandWon).wins[0]
-    assert "独抱" in won.patterns
-    assert won.payments[0] < 0 and won.payments[3] < 0  # 独抱: every other seat pays 2 more
+    assert table.last(ev.HandWon).wins[0].seat == 1
 
 
 def test_tanggu_du_bao_may_be_declared_on_an_honour_single_wait() -> None:
@@ -245,8 +244,8 @@ def test_tanggu_du_bao_may_be_declared_on_an_honour_single_wait() -> None:
     assert table.seat(1).ready == "dubao"
     table.discard(2, "5z")
     table.pass_all()
-    won = table.last(ev.HandWon).wins[0]
-    assert won.seat == 1 and "独抱" in won.patterns
+    assert table.last(ev.HandWon).wins[0].seat == 1
+    assert table.last(ev.HandSettled).hand_payments == (-2, 6, -2, -2)
 
 
 def test_tanggu_du_bao_is_refused_on_a_two_sided_wait() -> None:
@@ -259,7 +258,7 @@ def test_tanggu_a_single_wait_not_declared_du_bao_scores_no_du_bao() -> None:
     table = _ready_seat_one(["5p"], mode="plain")
     table.discard(2, "5p")
     table.pass_all()
-    assert "独抱" not in table.last(ev.HandWon).wins[0].patterns
+    assert table.last(ev.HandSettled).hand_payments == (0, 0, 0, 0)
 
 
 def test_tanggu_a_win_without_any_ready_declaration_is_allowed() -> None:
@@ -296,7 +295,7 @@ def test_tanggu_shang_da_tai_at_most_twice_then_the_hun_diao_wins() -> None:
     assert table.drawn(1) == "4z"
     assert "at most twice" in table.refuse(RaiseWildPair(seat=1))
     won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
-    assert won.patterns.count("上大台") == 2 and "混钓" in won.patterns
+    assert "混钓" in won.patterns
 
 
 def test_tanggu_shang_da_tai_needs_a_drawn_hun_in_hun_diao() -> None:
@@ -362,7 +361,7 @@ def test_tanggu_a_xianggong_seats_kong_still_scores_at_the_end_of_a_won_hand() -
     assert table.seat(1).xianggong
     table.win(2)
     settled = table.last(ev.HandSettled)
-    assert settled.kong_payments[1] > 0 and sum(settled.kong_payments) == 0
+    assert settled.hand_payments[1] > 0 and sum(settled.hand_payments) == 0
 
 
 def test_tanggu_a_plain_ready_is_silent_but_dubao_is_announced() -> None:
@@ -406,3 +405,64 @@ def test_tanggu_stepping_over_the_indicator_shortens_the_live_wall_by_one_tile_o
     assert live == [136 - 53 - 34 - k for k in range(6)]
     play_out(table)
     assert head_draws(table) == 136 - 53 - 34 - 5
+
+
+# -- 局分 paid on every hand, won or drawn (decision 8) -------------------------------------------
+# 004: 每个人都要计分 … 明杠：2分×明杠次数; 暗杠：4分×暗杠次数; "独抱"…不论"和"牌，其他玩家均-2;
+# "上大台"不成功否均每次+5. Each is paid by every other seat, whoever wins and if nobody does.
+
+
+def _from_each_other_seat(seat: int, amount: int) -> tuple[int, ...]:
+    return tuple(3 * amount if s == seat else -amount for s in range(4))
+
+
+def test_tanggu_kong_points_are_paid_on_a_drawn_hand_too() -> None:
+    table = tanggu({0: DEALER + "1m", 1: "888m3m5m2s6s9s1z4z5z6z7z"}, draws=["8m"])
+    table.play(0, "1m")
+    table.kong(1, "8m")
+    play_out(table)
+    assert table.of_type(ev.HandDrawn)
+    assert table.last(ev.HandSettled).hand_payments == _from_each_other_seat(1, 4)
+
+
+def test_tanggu_du_bao_is_paid_when_another_seat_wins() -> None:
+    table = _ready_seat_one(["6p"], mode="dubao", hands={2: "123m456m789s55z57p"})
+    assert table.drawn(2) == "6p"
+    table.win(2)
+    assert table.last(ev.HandWon).wins[0].seat == 2
+    assert table.last(ev.HandSettled).hand_payments == _from_each_other_seat(1, 2)
+
+
+def test_tanggu_du_bao_won_on_a_discard_is_paid_once_by_each_other_seat() -> None:
+    table = _ready_seat_one(["5p"], mode="dubao")
+    table.discard(2, "5p")
+    table.pass_all()
+    won = table.last(ev.HandWon).wins[0]
+    assert won.payments[0] == won.payments[3] == 0  # the win: 放炮, the discarder alone
+    assert table.last(ev.HandSettled).hand_payments == _from_each_other_seat(1, 2)
+
+
+def test_tanggu_shang_da_tai_is_paid_when_another_seat_wins() -> None:
+    table = tanggu(
+        {0: DEALER + "1m", 1: HUN_DIAO, 2: "123m456m789s55z46p"}, draws=["4z", "5p"]
+    )
+    table.play(0, "1m")
+    table.raise_wild_pair(1)
+    assert table.drawn(2) == "5p"
+    table.win(2)
+    assert table.last(ev.HandSettled).hand_payments == _from_each_other_seat(1, 5)
+
+
+def test_tanggu_shang_da_tai_is_paid_once_when_its_seat_wins() -> None:
+    table = tanggu(
+        {0: DEALER + "1m", 1: HUN_DIAO},
+        draws=["4z", "8p", "8p", "8p", "4z", "5s", "5s", "5s", "4z"],
+    )
+    table.play(0, "1m")
+    table.raise_wild_pair(1)
+    play_out(table, until=lambda t: t.hand.turn == 1 and t.hand.step == "discard")
+    table.raise_wild_pair(1)
+    play_out(table, until=lambda t: t.hand.turn == 1 and t.hand.step == "discard")
+    won = table.of_type(ev.HandWon, table.win(1))[0].wins[0]
+    assert "上大台" not in won.patterns and "混钓" in won.patterns
+    assert table.last(ev.HandSettled).hand_payments == _from_each_other_seat(1, 2 * 5)

@@ -41,8 +41,6 @@ class WinContext:
     huangfan_hand: bool = False  # 上海: this hand is a 荒番局
     base_stake: int = 1
     xianggong: tuple[bool, bool, bool, bool] = (False, False, False, False)  # 塘沽 相公
-    dubao_declared: bool = False  # 塘沽 独抱 報听
-    shang_da_tai: int = 0  # 塘沽 上大台 declarations (0–2)
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,21 @@
 """塘沽麻将 scoring (``seeds/004``, README decisions 8–10): an additive table.
 
 - A win is worth 2 (平和) plus every addition that applies (``tanggu_patterns``): 素和 +2,
-  自摸 +2, 混钓 +2, 上大台 +5 per declaration (at most 2; successful or not, 不成功否均每次+5),
-  龙 +4, 捉五 +2, 对对和 +4, 七小对 +4, 缺门 +2 per missing suit, 门清 +2. The whole is doubled
-  when won on a kong replacement (``after_kong``: 先开杠然后用系统发的牌又形成和牌时分数翻番).
+  自摸 +2, 混钓 +2, 龙 +4, 捉五 +2, 对对和 +4, 七小对 +4, 缺门 +2 per missing suit, 门清 +2. The
+  whole is doubled when won on a kong replacement (``after_kong``: 先开杠然后用系统发的牌又形成和牌时
+  分数翻番).
 - The reading (which tile each 混 stands for; sets or 七小对) best for the winner is taken.
 - 自摸: each other seat pays the value; 放炮 (and a robbed kong, which 004 does not name): the
-  discarder alone. 独抱 (declared, won on a 坎张 or 单钓) costs each other seat 2 more, however the
-  win came; it is not doubled by a kong replacement.
+  discarder alone.
 - A 相公 seat cannot win (``ScoringError``), nor can anyone win on a discarded 混.
 - 乱将 by default; ``pair_258_only`` allows only a 2, 5 or 8 as the pair (七小对 has no 将).
-- Kong 局分 (明杠 2, 暗杠 4; 风头杠: 中发白 as a 明杠, 东南西北 as an 暗杠) are paid to each
-  konger by each other seat at the end of a won hand: ``kong_scores``, apart from ``score``
-  since they belong to the hand, not to the win. A 风头杠 laid down as a meld (中发白 a ``kong``
-  of three tiles, 东南西北 a ``concealed_kong``) is counted by its kind; ``special_kongs`` is
-  for callers that keep them apart from the melds.
+- 局分 (``hand_scores``), paid at the end of every hand, won or drawn (每个人都要计分; decision 8),
+  to a seat by each other seat: its kongs (明杠 2, 暗杠 4; 风头杠: 中发白 as a 明杠, 东南西北 as an
+  暗杠), 2 for an announced 独抱 (不论"和"牌，其他玩家均-2) and 5 for each 上大台 declared (不成功否
+  均每次+5, at most 2). Being paid whether or not the seat wins, 独抱 and 上大台 are no part of a
+  win's value, so a winner is paid them once. A 风头杠 laid down as a meld (中发白 a ``kong`` of
+  three tiles, 东南西北 a ``concealed_kong``) is counted by its kind; ``special_kongs`` is for
+  callers that keep them apart from the melds.
 - The hand size: the concealed tiles and the winning tile form 3n+2 and n + melds = 4 (a
   风头杠 meld is one of the four sets); callers keeping 风头杠 apart may pass fewer melds.
 """
@@ -32,7 +33,6 @@ from services.rules.scoring.tanggu_patterns import (
     ADDITIONS,
     WU_WAN,
     TangguHand,
-    du_bao,
     missing_suits,
     pair_is_258,
 )
@@ -76,7 +76,6 @@ DEFAULT = TangguScoring()
 class _Valued:
     names: tuple[str, ...]
     value: int
-    du_bao: bool
 
 
 def score(ctx: WinContext) -> Settlement:
@@ -84,19 +83,32 @@ def score(ctx: WinContext) -> Settlement:
 
 
 def score_with(ctx: WinContext, config: TangguScoring) -> Settlement:
-    """Settle one win; kong 局分 are settled apart by ``kong_scores``."""
-    _check(ctx, config)
-    best = max(
-        (_value(h, config) for h in _hands(ctx, config)), key=lambda v: _gain(ctx, config, v)
-    )
-    payments = _payments(ctx, config, best)
-    details = {
-        "value": best.value,
-        "doubled": int(ctx.after_kong),
-        "du_bao": config.du_bao if best.du_bao else 0,
-    }
-    names = best.names + (("独抱",) if best.du_bao else ())
-    return Settlement(names, best.value, payments, details)
+    """Settle one win; the hand's 局分 (kongs, 独抱, 上大台) are settled apart by ``hand_scores``."""
+    _check(ctx)
+    best = max((_value(h, config) for h in _hands(ctx, config)), key=lambda v: v.value)
+    payments = _payments(ctx, best)
+    details = {"value": best.value, "doubled": int(ctx.after_kong)}
+    return Settlement(best.names, best.value, payments, details)
+
+
+def hand_scores(
+    melds_by_seat: Sequence[Sequence[Meld]],
+    du_bao: Sequence[bool] = (False,) * SEATS,
+    shang_da_tai: Sequence[int] = (0,) * SEATS,
+    special_kongs: Sequence[tuple[int, FengtouKong]] = (),
+    config: TangguScoring = DEFAULT,
+) -> tuple[int, int, int, int]:
+    """局分 of a hand, won or drawn: what each seat collects from each other seat for its kongs,
+    its announced 独抱 and each 上大台 it declared, less what it pays the others for theirs."""
+    owed = _kong_points(melds_by_seat, special_kongs, config)
+    for seat in range(SEATS):
+        if not 0 <= shang_da_tai[seat] <= config.max_shang_da_tai:
+            raise ScoringError(
+                f"上大台 is declared at most {config.max_shang_da_tai} times, "
+                f"got {shang_da_tai[seat]} for seat {seat}"
+            )
+        owed[seat] += config.du_bao * du_bao[seat] + config.shang_da_tai * shang_da_tai[seat]
+    return _from_each_other_seat(owed)
 
 
 def kong_scores(
@@ -104,8 +116,17 @@ def kong_scores(
     special_kongs: Sequence[tuple[int, FengtouKong]] = (),
     config: TangguScoring = DEFAULT,
 ) -> tuple[int, int, int, int]:
-    """Kong 局分 of a won hand: each konger collects its kongs' points from each other seat."""
-    owed = [0] * SEATS  # what each seat collects from each other seat
+    """Kong 局分 alone: each konger collects its kongs' points from each other seat."""
+    return _from_each_other_seat(_kong_points(melds_by_seat, special_kongs, config))
+
+
+def _kong_points(
+    melds_by_seat: Sequence[Sequence[Meld]],
+    special_kongs: Sequence[tuple[int, FengtouKong]],
+    config: TangguScoring,
+) -> list[int]:
+    """What each seat collects from each other seat for its kongs."""
+    owed = [0] * SEATS
     for seat, melds in enumerate(melds_by_seat):
         for m in melds:
             if m.kind in ("kong", "added_kong"):
@@ -114,8 +135,12 @@ def kong_scores(
                 owed[seat] += config.concealed_kong
     for seat, kind in special_kongs:
         owed[seat] += config.exposed_kong if kind == "dragons" else config.concealed_kong
+    return owed
+
+
+def _from_each_other_seat(owed: Sequence[int]) -> tuple[int, int, int, int]:
+    """A seat gains what it is owed from three seats and pays everyone else's dues."""
     total = sum(owed)
-    # a seat gains its kongs from three seats and pays everyone else's kongs
     values = [owed[s] * (SEATS - 1) - (total - owed[s]) for s in range(SEATS)]
     return (values[0], values[1], values[2], values[3])
 
@@ -127,30 +152,19 @@ def _value(h: TangguHand, config: TangguScoring) -> _Valued:
         if holds(h):
             names.append(name)
             value += _points(config, field_name)
-    names.extend(["上大台"] * h.ctx.shang_da_tai)
-    value += config.shang_da_tai * h.ctx.shang_da_tai
     missing = missing_suits(h)
     names.extend(["缺门"] * missing)
     value += config.que_men * missing
     if h.ctx.after_kong:
         value *= config.after_kong_multiplier
-    return _Valued(tuple(names), value, du_bao(h))
+    return _Valued(tuple(names), value)
 
 
-def _gain(ctx: WinContext, config: TangguScoring, v: _Valued) -> int:
-    payers = SEATS - 1 if ctx.self_drawn else 1
-    return v.value * payers + (config.du_bao * (SEATS - 1) if v.du_bao else 0)
-
-
-def _payments(ctx: WinContext, config: TangguScoring, best: _Valued) -> tuple[int, int, int, int]:
+def _payments(ctx: WinContext, best: _Valued) -> tuple[int, int, int, int]:
     owed = [0] * SEATS
     for seat in range(SEATS):
-        if seat == ctx.seat:
-            continue
-        if ctx.self_drawn or seat == ctx.discarder:
-            owed[seat] += best.value
-        if best.du_bao:
-            owed[seat] += config.du_bao
+        if seat != ctx.seat and (ctx.self_drawn or seat == ctx.discarder):
+            owed[seat] = best.value
     owed[ctx.seat] = -sum(owed)
     return (-owed[0], -owed[1], -owed[2], -owed[3])
 
@@ -186,7 +200,7 @@ def _points(config: TangguScoring, field_name: str) -> int:
     return value
 
 
-def _check(ctx: WinContext, config: TangguScoring) -> None:
+def _check(ctx: WinContext) -> None:
     if not 0 <= ctx.seat < SEATS:
         raise ScoringError(f"seats are 0–3, got winner {ctx.seat}")
     if ctx.xianggong[ctx.seat]:
@@ -197,10 +211,6 @@ def _check(ctx: WinContext, config: TangguScoring) -> None:
         raise ScoringError("the winner cannot have discarded the winning tile")
     if not ctx.self_drawn and (ctx.win_tile in ctx.wildcards or ctx.win_tile_is_wild):
         raise ScoringError("a discarded 混 can be claimed by nobody")
-    if not 0 <= ctx.shang_da_tai <= config.max_shang_da_tai:
-        raise ScoringError(
-            f"上大台 is declared at most {config.max_shang_da_tai} times, got {ctx.shang_da_tai}"
-        )
     size = len(ctx.concealed) + 1
     if size % 3 != 2 or (size - 2) // 3 + len(ctx.melds) > SETS:
         raise ScoringError(

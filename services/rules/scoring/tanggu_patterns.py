@@ -8,8 +8,8 @@ A ``TangguHand`` is one way of reading the winner's hand: which 混 stand for wh
   around it. 单钓: the winning tile (not a 混) is in the pair, with a natural copy or a 混.
 - 混钓: the pair is a 混 and the winning tile, i.e. the hand waited on a lone 混 (a drawn 混
   pairing a held 混 counts too).
-- 独抱 is declared (报听), which the table checks when it is declared; here it also needs the win
-  to read as 坎张 or 单钓, or to be a drawn 混 (which fills any wait).
+- 独抱 is announced (报听) and checked by the table then; it is paid whether or not the seat wins,
+  so it is no part of a win's value (``tanggu.hand_scores``).
 - 捉五: 坎张 or 单钓 (natural pair) on a natural 五万; 004 names 五万 only (option
   ``zhuo_wu_tile``); a drawn 混 read as 五万 is no 捉五.
 - 龙: 123, 456 and 789 of one suit as runs (吃 included); a group of three 混 can fill a missing
@@ -93,11 +93,6 @@ def dan_diao(h: TangguHand) -> bool:
     """单钓: the winning tile completes the pair (with a natural copy or a 混)."""
     pair = h.pair
     return not h.win_wild and pair is not None and pair.wild < 2 and pair.tiles[0] == h.ctx.win_tile
-
-
-def du_bao(h: TangguHand) -> bool:
-    """独抱: declared, and the win is on a 坎张 or a 单钓, or on a drawn 混 that fills it."""
-    return h.ctx.dubao_declared and (h.win_wild or kan_zhang(h) or dan_diao(h))
 
 
 def zhuo_wu(h: TangguHand) -> bool:

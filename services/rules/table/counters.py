@@ -1,4 +1,4 @@
-"""What a hand adds to the table's counters: 荒番, level scores, kong 局分."""
+"""What a hand adds to the table's counters: 荒番, level scores, 局分."""
 
 from __future__ import annotations
 
@@ -35,10 +35,15 @@ def level_scores(
     return shanghai_counters.level_deltas(winners)
 
 
-def kong_payments(config: VariantConfig, hand: HandState, won: bool) -> tuple[int, int, int, int]:
-    """塘沽: kong 局分, paid to each konger by every other seat at the end of a won hand."""
-    if config.id != "tanggu" or not won:
+def hand_payments(config: VariantConfig, hand: HandState) -> tuple[int, int, int, int]:
+    """塘沽: 局分 (kongs, an announced 独抱, each 上大台), paid at the end of every hand, won or
+    drawn, to each seat by every other seat (decision 8)."""
+    if config.id != "tanggu":
         return NO_CHANGE
     from services.rules.scoring import tanggu
 
-    return tanggu.kong_scores(tuple(s.melds for s in hand.seats))
+    return tanggu.hand_scores(
+        tuple(s.melds for s in hand.seats),
+        du_bao=tuple(s.ready == "dubao" for s in hand.seats),
+        shang_da_tai=tuple(len(s.set_aside) for s in hand.seats),
+    )

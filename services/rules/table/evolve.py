@@ -249,7 +249,7 @@ def _hand_drawn(table: TableState, e: ev.HandDrawn) -> TableState:
 def _hand_settled(table: TableState, e: ev.HandSettled) -> TableState:
     series = table.series
     scores = tuple(
-        s + p + k for s, p, k in zip(series.scores, e.payments, e.kong_payments, strict=True)
+        s + p + k for s, p, k in zip(series.scores, e.payments, e.hand_payments, strict=True)
     )
     levels = tuple(s + d for s, d in zip(series.level_scores, e.level_scores, strict=True))
     series = patch(

@@ -226,7 +226,7 @@ POLICIES: dict[str, Policy] = {
     "hand_drawn": {},
     "hand_settled": public(
         "payments",
-        "kong_payments",
+        "hand_payments",
         "level_scores",
         "next_dealer",
         "drawn_streak",

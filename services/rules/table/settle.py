@@ -62,8 +62,6 @@ def win_context(table: TableState, hand: HandState, claim: WinClaim) -> WinConte
         huangfan_hand=table.series.huangfan > 0,
         base_stake=table.base_stake,
         xianggong=_four_flags([s.xianggong for s in hand.seats]),
-        dubao_declared=seat.ready == "dubao",
-        shang_da_tai=len(seat.set_aside),
     )
 
 
@@ -148,7 +146,7 @@ def hand_settled(table: TableState, hand: HandState, wins: tuple[ev.Win, ...]) -
             payments[seat] += win.payments[seat]
     return ev.HandSettled(
         payments=_four(payments),
-        kong_payments=counters.kong_payments(config, hand, won=bool(wins)),
+        hand_payments=counters.hand_payments(config, hand),
         level_scores=counters.level_scores(config, winners, escaped(table, hand)),
         next_dealer=next_dealer(config, hand, winners, discarder),
         drawn_streak=0 if wins else table.series.drawn_streak + 1,
