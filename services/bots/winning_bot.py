@@ -59,13 +59,13 @@ def winning_command(table: TableState, seat: int, rng: random.Random) -> Command
         return honour[0]
     if hand.step in ("claims", "rob"):
         return _answer_claim(table, hand, seat, commands)
-    kong = _good_kong(table.variant, hand, seat, [c for c in commands if isinstance(c, Kong)])
+    kong = _good_kong(table.variant.config, hand, seat, [c for c in commands if isinstance(c, Kong)])
     if kong is not None:
         return kong
     discards = [c for c in commands if isinstance(c, DiscardTile)]
     if not discards:
         return rng.choice(commands)
-    return _discard(table.variant, hand, seat, discards, rng)
+    return _discard(table.variant.config, hand, seat, discards, rng)
 
 
 # ---------------------------------------------------------------- what a seat can see
@@ -231,7 +231,7 @@ def _declare(
 def _answer_claim(
     table: TableState, hand: HandState, seat: int, commands: list[Command]
 ) -> Command:
-    config = table.variant
+    config = table.variant.config
     me = hand.seat(seat)
     window = hand.window
     assert window is not None

@@ -81,7 +81,7 @@ class Narrator:
             method(event, before)
 
     def _hand_started(self, e: ev.HandStarted, before: TableState) -> None:
-        config = self.table.variant
+        config = self.table.variant.config
         self.say(f"{config.name} ({config.id}), hand {e.hand_number}, seed {e.seed}")
         self.say(f"dealer: seat {e.dealer}; dice: {' '.join(str(d) for d in e.dice)}")
         self.say("tiles: 1m-9m 万, 1p-9p 饼, 1s-9s 条, 东南西北白发中, flowers 春夏秋冬梅兰竹菊")
@@ -121,7 +121,7 @@ class Narrator:
         hand = self.table.hand
         if e.ready is not None and hand is not None:
             seat = hand.seat(e.seat)
-            waits = hand_waits(self.table.variant, seat.concealed, seat.melds, hand.wildcards)
+            waits = hand_waits(self.table.variant.config, seat.concealed, seat.melds, hand.wildcards)
             line += f" and declares {READY[e.ready]}, waiting on {_int_faces(waits)}"
             if hand.bao is not None:
                 line += f"; sees the 宝 {face(name(hand.bao))}"

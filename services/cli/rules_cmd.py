@@ -31,7 +31,7 @@ from services.rules.ready import (
     ready_discards,
 )
 from services.rules.scoring.base import ScoringError, WinContext
-from services.rules.scoring.registry import ScorerUnavailableError, scorer_for
+from services.rules.table.options import table_scorer
 from services.rules.tiles import (
     FLOWERS,
     NUM_KINDS,
@@ -341,16 +341,17 @@ def run_analyze(text: str) -> tuple[int, str]:
 
 
 def run_score(text: str) -> tuple[int, str]:
-    """Settle one win: ``(0, json line)``, ``(2, error line)``, or 1 when no scorer exists yet."""
+    """Settle one win: ``(0, json line)`` or ``(2, error line)``.
+
+    The scorer is the table's own (``table_scorer``) with a table's default options.
+    """
     try:
         ctx = parse_score(text)
-        settlement = scorer_for(ctx.variant)(ctx)
+        settlement = table_scorer(ctx.variant, {})(ctx)
     except InputError as error:
         return USAGE_ERROR, f"error: {error}"
     except ScoringError as error:
         return USAGE_ERROR, f"error: {_why_not(ctx, error)}"
-    except ScorerUnavailableError as error:
-        return INTERNAL_ERROR, f"error: {error}"
     out = {
         "patterns": list(settlement.patterns),
         "fan": settlement.fan,

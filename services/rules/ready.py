@@ -42,7 +42,7 @@ NO_WAIT = "not waiting on any tile"
 
 @dataclass(frozen=True)
 class ReadyRules:
-    """The 听 conditions of a 宝 variant (decision 6), as data.
+    """The 听 conditions of a 宝 variant (decision 6), as data (``VariantConfig.ready_conditions``).
 
     ``red_dragons_as_triplet`` is how many 红中 (concealed or melded) stand in for the 刻:
     牡丹江 2 (一对红中可以代替刻牌), 哈尔滨 3 (有3个以上的红中). ``pairs_as_triplet`` is 哈尔滨's
@@ -57,12 +57,6 @@ class ReadyRules:
     red_dragons_as_triplet: int = 2
     pairs_as_triplet: bool = False
     min_concealed: int = 4
-
-
-READY_RULES: dict[str, ReadyRules] = {
-    "mudanjiang": ReadyRules(red_dragons_as_triplet=2, pairs_as_triplet=False),
-    "harbin": ReadyRules(red_dragons_as_triplet=3, pairs_as_triplet=True),
-}
 
 
 def as_counts(hand: Sequence[int]) -> Counts:
@@ -95,7 +89,7 @@ def held_wildcards(config: VariantConfig, wildcards: Collection[Tile]) -> frozen
     A 宝 held in the hand is an ordinary tile (it was drawn before 听, or it would have won);
     it is wild only as the tile a ready seat draws, which scoring handles.
     """
-    return frozenset(wildcards) if config.wildcard == "hun" else frozenset()
+    return frozenset(wildcards) if config.held_wildcards_are_wild else frozenset()
 
 
 def _meld_copies(melds: Sequence[Meld]) -> Counts:
@@ -148,7 +142,7 @@ def complete_hand(
     plain, wild = split_wild(counts, held_wildcards(config, wildcards))
     if _completes(plain, wild, config.seven_pairs and not melds):
         return True
-    if config.wildcard != "bao":
+    if not config.drawn_bao_is_wild:
         return False
     for bao in wildcards:
         if bao < NUM_KINDS and counts[bao]:
@@ -171,7 +165,7 @@ def ready_blockers(
     if sum(counts) % 3 != 1:
         raise ValueError(f"听 is declared on 3n+1 concealed tiles, not {sum(counts)}")
     found = hand_waits(config, counts, melds, wildcards)
-    rules = READY_RULES.get(config.id)
+    rules = config.ready_conditions
     blockers = _condition_blockers(rules, counts, melds, found) if rules else []
     if not found:
         blockers.append(NO_WAIT)

@@ -10,7 +10,7 @@ from services.rules.melds import Meld
 from services.rules.scoring import bao
 from services.rules.scoring.bao import PATTERNS, BaoScoring, score
 from services.rules.scoring.base import ScoringError, WinContext
-from services.rules.scoring.registry import ScorerUnavailableError, scorer_for
+from services.rules.table.options import table_scorer
 from services.rules.tiles import parse_tiles, tile
 from services.rules.variants import UnknownVariantError
 
@@ -147,21 +147,22 @@ def test_each_pattern_docstring_starts_with_its_chinese_name() -> None:
 
 
 def test_the_registry_gives_the_bao_scorer_for_both_bao_variants() -> None:
-    assert scorer_for("harbin")(win(variant="harbin")).fan == 2
-    assert scorer_for("mudanjiang")(win()).fan == 2
+    assert table_scorer("harbin", {})(win(variant="harbin")).fan == 2
+    assert table_scorer("mudanjiang", {})(win()).fan == 2
 
 
 def test_the_registry_names_an_unknown_variant() -> None:
     with pytest.raises(UnknownVariantError, match="known variants"):
-        scorer_for("sichuan")
+        table_scorer("sichuan", {})
 
 
-def test_the_registry_names_a_missing_scoring_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    from services.rules.scoring import registry
+def test_the_registry_names_a_missing_variant_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    from services.rules import variants
 
-    monkeypatch.setitem(registry._MODULES, "shanghai", "services.rules.scoring.no_such_module")
-    with pytest.raises(ScorerUnavailableError, match="no_such_module"):
-        scorer_for("shanghai")
+    monkeypatch.setattr(variants, "REGISTERED", (*variants.REGISTERED, "no_such_module"))
+    monkeypatch.setattr(variants, "_by_id", {})
+    with pytest.raises(ModuleNotFoundError, match="no_such_module"):
+        variants.variant_of("shanghai")
 
 
 def test_bao_variants_are_the_two_with_a_bao() -> None:

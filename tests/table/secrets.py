@@ -100,7 +100,7 @@ def secrets(before: TableState, after: TableState, viewer: Viewer, seed: str | N
     if _same_hand(before, after):
         hidden &= hidden_tiles(before, viewer)
     table = after if after.opened else before
-    everything = Counter(full_set(table.variant)) if table.opened else Counter()
+    everything = Counter(full_set(table.variant.config)) if table.opened else Counter()
     return Secrets(hidden=hidden, known=everything - hidden, seed=seed)
 
 

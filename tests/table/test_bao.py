@@ -128,13 +128,13 @@ def test_three_copies_of_the_bao_in_view_change_it_and_the_old_one_goes_to_the_d
     table.play(1, "3s")
     events = table.play(2, "3s")
     assert not table.of_type(ev.BaoChanged, events)
-    before = drawable(table.state.variant, table.hand)
+    before = drawable(table.state.variant.config, table.hand)
     events = table.discard(3, "3s")
     changed = table.of_type(ev.BaoChanged, events)
     assert [(c.old, c.new) for c in changed] == [("3s", "2m")]
     assert name(table.hand.bao) == "2m" and names(table.hand.bao_history) == ["3s"]
     assert names(table.seat(0).discards) == ["1m", "3s"]
-    assert drawable(table.state.variant, table.hand) == before - 1
+    assert drawable(table.state.variant.config, table.hand) == before - 1
 
 
 @pytest.mark.parametrize("variant", BAO_VARIANTS)
@@ -187,7 +187,7 @@ def test_the_last_four_tiles_are_drawn_in_turn_and_thrown_automatically_with_no_
         tail=tail_for(variant, bao="9s"),
     )
     play_until_draws(table, 54)
-    assert drawable(table.state.variant, table.hand) == 4
+    assert drawable(table.state.variant.config, table.hand) == 4
     start = len(table.events)
     table.discard(table.hand.turn, table.drawn(table.hand.turn))
     table.pass_all()
@@ -263,11 +263,11 @@ def test_a_kong_when_four_tiles_remain_leaves_three_to_draw(variant: str) -> Non
     )
     play_until_draws(table, 54)
     assert table.hand.turn == 2 and table.drawn(2) == "5p"
-    assert drawable(table.state.variant, table.hand) == 4
+    assert drawable(table.state.variant.config, table.hand) == 4
     table.discard(2, "5p")
     table.pass_all(but=[3])
     table.kong(3)
-    assert table.drawn(3) == "7z" and drawable(table.state.variant, table.hand) == 3
+    assert table.drawn(3) == "7z" and drawable(table.state.variant.config, table.hand) == 3
     start = len(table.events)
     table.discard(3, "7z")
     table.pass_all()
@@ -287,7 +287,7 @@ def test_a_bao_change_when_four_tiles_remain_leaves_three_to_draw(variant: str) 
         tail=tail_for(variant, ["7z"], bao="9s"),
     )
     play_until_draws(table, 54)
-    assert table.drawn(2) == "9s" and drawable(table.state.variant, table.hand) == 4
+    assert table.drawn(2) == "9s" and drawable(table.state.variant.config, table.hand) == 4
     start = len(table.events)
     table.discard(2, "9s")
     table.pass_all()

@@ -41,7 +41,7 @@ def test_deal_order_is_four_each_three_times_round_then_one_each_then_one_more_t
 
 @pytest.mark.parametrize("variant", ["mudanjiang", "harbin", "tanggu"])
 def test_the_wall_is_dealt_from_the_head_in_deal_order(variant: str) -> None:
-    wall = tuple(names(full_set(Table(variant).state.variant)))  # kind order, no flowers here
+    wall = tuple(names(full_set(Table(variant).state.variant.config)))  # kind order, no flowers here
     table = Table(variant)
     table.do(StartHand(wall=wall, dealer=1, dice=DICE[variant]))
     dealt = table.of_type(ev.TilesDealt)[0].hands
@@ -87,7 +87,7 @@ def test_the_dice_are_rolled_with_the_number_of_dice_the_variant_throws(variant:
     seeded = Table(variant)
     seeded.do(StartHand(seed="dice-seed-1"))
     dice = seeded.hand.dice
-    assert len(dice) == seeded.state.variant.dice_count and all(1 <= d <= 6 for d in dice)
+    assert len(dice) == seeded.state.variant.config.dice_count and all(1 <= d <= 6 for d in dice)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -94,7 +94,7 @@ def hidden_from(state: TableState, viewer: int) -> Counter[str]:
     the wall (the 混 indicator excepted) and the 宝 before the viewer is 听."""
     hand = state.hand
     assert hand is not None
-    config = state.variant
+    config = state.variant.config
     hidden: Counter[str] = Counter()
     for index, seat in enumerate(hand.seats):
         if index == viewer:
@@ -121,7 +121,7 @@ def check_views(state: TableState) -> None:
     hand = state.hand
     if hand is None or hand.step == "ended":
         return
-    everything = Counter(names(full_set(state.variant)))
+    everything = Counter(names(full_set(state.variant.config)))
     for viewer in range(4):
         view = player_view(state, viewer)
         assert "wall" not in view["hand"] and "seed" not in view["hand"]
@@ -144,7 +144,7 @@ def check_rules(before: TableState, event: DomainEvent) -> None:
     hand = before.hand
     if hand is None:
         return
-    config = before.variant
+    config = before.variant.config
     if isinstance(event, ev.HandWon):
         for win in event.wins:
             seat = hand.seat(win.seat)
@@ -197,7 +197,7 @@ def assert_still_declarable(
     before: TableState, melds: tuple[Meld, ...], kind: str, kong_tile: int, rest: list[int]
 ) -> None:
     """Decision 4: a kong after 听 leaves a hand that could declare 听 (哈尔滨's conditions too)."""
-    config = before.variant
+    config = before.variant.config
     assert before.hand is not None
     after = melds_after_kong(melds, kind, kong_tile)
     assert may_declare_ready(config, tuple(rest), after, before.hand.wildcards), (

@@ -273,7 +273,7 @@ def test_mudanjiang_example_chi_ting_on_8m_then_discard_3m_or_7m() -> None:
         from services.rules.table.winning import hand_waits
 
         seat = table.seat(2)
-        assert names(hand_waits(table.state.variant, seat.concealed, seat.melds, frozenset())) == [
+        assert names(hand_waits(table.state.variant.config, seat.concealed, seat.melds, frozenset())) == [
             wait
         ]
 

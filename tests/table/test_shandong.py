@@ -255,7 +255,7 @@ def test_shandong_no_kong_is_possible_on_the_last_draw() -> None:
     table = Table("shandong")
     table.start({0: DEALER + "1m", 3: "555p"}, draws=[None] * 78 + ["5p"])
     play_out(table, until=lambda t: head_draws(t) == 79 and t.hand.step == "discard")
-    assert drawable(table.state.variant, table.hand) == 0 and table.drawn(table.hand.turn) == "5p"
+    assert drawable(table.state.variant.config, table.hand) == 0 and table.drawn(table.hand.turn) == "5p"
     assert table.hand.turn == 3
     assert "no tile is left" in table.refuse(Kong(seat=3, tile="5p"))
 

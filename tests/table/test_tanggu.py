@@ -392,7 +392,7 @@ def test_tanggu_stepping_over_the_indicator_shortens_the_live_wall_by_one_tile_o
     table = tanggu(
         {0: "1111m2222m3333m5m5m", 1: "999m"}, replacements=["5m", "5m", "7m", "9m", "6m"]
     )
-    config = table.state.variant
+    config = table.state.variant.config
     live = [drawable(config, table.hand)]
     for kind in ("1m", "2m", "3m", "5m"):
         table.kong(0, kind)

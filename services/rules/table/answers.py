@@ -57,7 +57,7 @@ def chow(table: TableState, cmd: Chow) -> list[DomainEvent]:
             f"{' '.join(cmd.tiles)} do not make a run with {name(window.tile)} from seat {cmd.seat}'s hand"
         )
     if cmd.ready and not claim_readies(
-        table.variant, hand, cmd.seat, "chi", window.tile, (pair[0], pair[1])
+        table.variant.config, hand, cmd.seat, "chi", window.tile, (pair[0], pair[1])
     ):
         raise refuse(
             "吃听 needs a 吃 after which a discard leaves the hand ready; this one does not"

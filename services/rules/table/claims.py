@@ -68,12 +68,13 @@ def claim_options(
     tile: Tile,
     robbing: bool,
 ) -> tuple[str, ...]:
-    config = table.variant
+    variant = table.variant
+    config = variant.config
     seat = hand.seat(seat_index)
     kinds: list[str] = []
     if settle.may_win(table, hand, settle.WinClaim(seat_index, tile, False, from_seat, robbing)):
         kinds.append("win")
-    if robbing or (config.wildcard == "hun" and tile in hand.wildcards):
+    if robbing or not variant.wildcards.discard_claimable(hand, tile):
         return tuple(kinds)
     if len(seat.concealed) < config.min_concealed_to_claim:
         return tuple(kinds)

@@ -10,9 +10,8 @@ from __future__ import annotations
 import hashlib
 import random
 
-from services.rules.shandong_dice import draw_order, wall_break
 from services.rules.tiles import Tile, tile_set
-from services.rules.variants import VariantConfig
+from services.rules.variants import Variant, VariantConfig
 
 DEAL_ROUNDS = 3  # 4 tiles a seat, three times round
 DEAL_BLOCK = 4
@@ -44,21 +43,11 @@ def random_seat(seed: str) -> int:
 
 
 def wall_in_draw_order(
-    config: VariantConfig, wall: tuple[Tile, ...], dice: tuple[int, ...], dealer: int
+    variant: Variant, wall: tuple[Tile, ...], dice: tuple[int, ...], dealer: int
 ) -> tuple[Tile, ...]:
-    """Open the shuffled wall where the dice say: the draw order starts at the break.
-
-    山东 counts its break as ``002`` describes (``shandong_dice``). Elsewhere the first roll
-    counts the side from the dealer and the last roll the stacks along it (``000``, ``001``);
-    the shuffled wall stands for the four sides laid end to end, so the break is a rotation.
-    """
-    if config.id == "shandong" and len(dice) == 4:
-        brk = wall_break(dealer, (dice[0], dice[1]), (dice[2], dice[3]))
-        return tuple(draw_order(wall, brk))
-    side = (dealer + sum(dice[:2]) - 1) % 4
-    stacks = sum(dice[-2:])
-    offset = (side * (len(wall) // 4) + 2 * stacks) % len(wall)
-    return wall[offset:] + wall[:offset]
+    """Open the shuffled wall where the dice say (the variant's ``wall_break``): the draw order
+    starts at the break."""
+    return variant.wall_break(wall, dice, dealer)
 
 
 def deal_order(dealer: int) -> list[tuple[int, int]]:

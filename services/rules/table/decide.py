@@ -39,11 +39,10 @@ from services.rules.table.commands import (
 from services.rules.table.deal import full_set, random_seat, roll_dice
 from services.rules.table.evolve import evolve
 from services.rules.table.guards import CommandRejected, refuse
-from services.rules.table.options import known_options, unknown_options
 from services.rules.table.state import TableState
 from services.rules.table.system import next_system_events
 from services.rules.tiles import names, tile
-from services.rules.variants import UnknownVariantError, get_variant
+from services.rules.variants import UnknownVariantError, variant_of
 from services.rules.variants.timing import timing_errors, with_overrides
 
 MAX_SYSTEM_STEPS = 2000  # far above any hand's length; a loop past it is a bug, not a game
@@ -55,15 +54,16 @@ def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
     if table.opened:
         raise refuse(f"table {table.table_id} is already open")
     try:
-        config = get_variant(cmd.variant)
+        variant = variant_of(cmd.variant)
     except UnknownVariantError as error:
         raise refuse(str(error)) from None
     bad_timing = timing_errors(cmd.timing)
     if bad_timing:
         raise refuse("; ".join(bad_timing))
-    unknown = unknown_options(cmd.variant, cmd.options)
+    scoring = variant.scoring
+    unknown = scoring.unknown_options(cmd.options)
     if unknown:
-        known = ", ".join(known_options(cmd.variant)) or "none"
+        known = ", ".join(scoring.options()) or "none"
         raise refuse(f"unknown option(s) {', '.join(unknown)} for {cmd.variant}; known: {known}")
     return [
         ev.TableOpened(
@@ -72,7 +72,7 @@ def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
             players=cmd.players,
             base_stake=cmd.base_stake,
             options=cmd.options,
-            timing=with_overrides(config.timing, cmd.timing).as_dict(),
+            timing=with_overrides(variant.config.timing, cmd.timing).as_dict(),
         )
     ]
 
@@ -84,7 +84,7 @@ def start_hand(table: TableState, cmd: StartHand) -> list[DomainEvent]:
         raise refuse("a hand is in play")
     if cmd.seed is None and cmd.wall is None:
         raise refuse("a hand needs a seed (or an explicit wall)")
-    config = table.variant
+    config = table.variant.config
     if cmd.wall is not None:
         _check_wall(table, cmd.wall)
     source = cmd.seed or hashlib.sha256(" ".join(cmd.wall or ()).encode()).hexdigest()
@@ -108,22 +108,21 @@ def _dealer(table: TableState, cmd: StartHand, source: str) -> int:
         return cmd.dealer
     if table.series.next_dealer is not None:
         return table.series.next_dealer
-    if (
-        table.series.hands_in_series == 0
-        and table.variant.dealer_rule == "dealer_win_keeps_else_next"
-    ):
-        return 0  # 塘沽: the first seated player deals a series' first hand
+    first = table.variant.dealers.first_dealer()
+    if table.series.hands_in_series == 0 and first is not None:
+        return first  # 塘沽: the first seated player deals a series' first hand
     return random_seat(source)
 
 
 def _check_wall(table: TableState, wall: tuple[str, ...]) -> None:
-    expected = Counter(full_set(table.variant))
+    config = table.variant.config
+    expected = Counter(full_set(config))
     given = Counter(tile(t) for t in wall)
     if given != expected:
         missing = sorted((expected - given).elements())
         extra = sorted((given - expected).elements())
         raise refuse(
-            f"the wall must be the {sum(expected.values())} tiles of {table.variant.name}; "
+            f"the wall must be the {sum(expected.values())} tiles of {config.name}; "
             f"missing {' '.join(names(missing)) or 'none'}, extra {' '.join(names(extra)) or 'none'}"
         )
 

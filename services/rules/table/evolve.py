@@ -57,12 +57,12 @@ def _table_opened(table: TableState, e: ev.TableOpened) -> TableState:
 
 
 def _hand_started(table: TableState, e: ev.HandStarted) -> TableState:
-    config = table.variant
+    variant = table.variant
     if e.wall is not None:
         wall = ts(e.wall)
     else:
         assert e.seed is not None
-        wall = wall_in_draw_order(config, shuffled_wall(config, e.seed), e.dice, e.dealer)
+        wall = wall_in_draw_order(variant, shuffled_wall(variant.config, e.seed), e.dice, e.dealer)
     hand = HandState(
         number=e.hand_number,
         dealer=e.dealer,
@@ -75,7 +75,7 @@ def _hand_started(table: TableState, e: ev.HandStarted) -> TableState:
         step="deal",
         seed=e.seed,
     )
-    huangfan = counters.huangfan_at_start(config, table.series.huangfan, e.dice)
+    huangfan = counters.huangfan_at_start(variant, table.series.huangfan, e.dice)
     table = patch(table, hand=hand, hand_over=False, series=patch(table.series, huangfan=huangfan))
     return away.restart_graces(table)
 
@@ -160,7 +160,7 @@ def _tile_discarded(table: TableState, e: ev.TileDiscarded) -> TableState:
     tile = t(e.tile)
     seat = seat_ops.discard(hand.seat(e.seat), tile, e.ready, tile in hand.wildcards)
     hand = hand.with_seat(e.seat, seat, after_kong=False, kong_fed_by=None)
-    config = table.variant
+    config = table.variant.config
     window = (
         None
         if e.automatic and in_last_draws(config, hand)
@@ -210,7 +210,7 @@ def _kong_declared(table: TableState, e: ev.KongDeclared) -> TableState:
                 hand.with_seat(e.seat, taker), tail=next_tail(hand), tail_draws=hand.tail_draws + 1
             ),
         )
-    config = table.variant
+    config = table.variant.config
     if e.kind == "added_kong" and config.robbable_added_kong:
         window = open_window(table, hand, e.seat, tiles[0], robbing=True)
         if window:

@@ -108,7 +108,7 @@ def _other_candidates(table: TableState, seat: int) -> tuple[list[Command], list
     me = hand.seat(seat)
     if hand.step in ("claims", "rob") and hand.window is not None:
         return _claim_candidates(table, seat, me), []
-    config = table.variant
+    config = table.variant.config
     found: list[Command] = []
     if config.honour_kongs:
         found += [_make(DeclareHonourKong, seat=seat, honours=h) for h in ("dragons", "winds")]

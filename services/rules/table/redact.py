@@ -154,7 +154,7 @@ def _bao_learnt_on_ready(value: Any, seen: Seen) -> Any:
 
 
 def _ready_if_announced(mode: Any, seen: Seen) -> Any:
-    return mode if ready_announced(seen.before.variant, mode) else None
+    return mode if ready_announced(seen.before.variant.config, mode) else None
 
 
 def _kong_faces(tiles: Any, seen: Seen) -> Any:
@@ -163,7 +163,7 @@ def _kong_faces(tiles: Any, seen: Seen) -> Any:
     if seen.payload.get("kind") != "concealed_kong":
         return tiles
     if hand is not None and concealed_kong_faces_shown(
-        seen.before.variant, hand.seat(int(seen.payload["seat"]))
+        seen.before.variant.config, hand.seat(int(seen.payload["seat"]))
     ):
         return tiles
     return None

@@ -10,7 +10,7 @@ from services.rules.table.options import table_scorer
 from services.rules.table.state import HandState, TableState
 from services.rules.table.winning import can_win
 from services.rules.tiles import Tile, name, names
-from services.rules.variants import VariantConfig
+from services.rules.variants import Variant
 
 
 @dataclass(frozen=True)
@@ -31,13 +31,11 @@ def _four_flags(values: list[bool]) -> tuple[bool, bool, bool, bool]:
 
 
 def win_context(table: TableState, hand: HandState, claim: WinClaim) -> WinContext:
-    config = table.variant
+    variant = table.variant
+    config = variant.config
     seat = hand.seat(claim.seat)
     ready = tuple(s.ready is not None for s in hand.seats)
-    wild = claim.self_drawn and (
-        (config.wildcard == "bao" and seat.ready is not None and claim.tile == hand.bao)
-        or (config.wildcard == "hun" and claim.tile in hand.wildcards)
-    )
+    wild = claim.self_drawn and variant.wildcards.drawn_is_wild(hand, seat, claim.tile)
     return WinContext(
         variant=config.id,
         concealed=seat.concealed,
@@ -103,22 +101,11 @@ def hand_won(table: TableState, hand: HandState, claims: list[WinClaim]) -> ev.H
 
 
 def next_dealer(
-    config: VariantConfig, hand: HandState, winners: list[int], discarder: int | None
+    variant: Variant, hand: HandState, winners: list[int], discarder: int | None
 ) -> int | None:
-    """Who deals next (decision 13); None: drawn at random from the next hand's seed."""
-    rule = config.dealer_rule
-    if not winners:  # 荒庄
-        passes = rule in ("winner_deals_draw_passes", "dealer_win_keeps_else_next")
-        return (hand.dealer + 1) % 4 if passes else hand.dealer
-    if rule == "random_keep_on_draw":
-        return None
-    if rule == "keep_on_win_or_draw_else_winner":
-        return hand.dealer if hand.dealer in winners else winners[0]
-    if rule == "dealer_win_keeps_else_next":
-        return hand.dealer if hand.dealer in winners else (hand.dealer + 1) % 4
-    if len(winners) > 1 and rule == "winner_deals_draw_passes" and discarder is not None:
-        return discarder  # 一炮多响: the discarder deals (山东)
-    return winners[0]
+    """Who deals next (decision 13, the variant's succession); None: drawn at random from the
+    next hand's seed."""
+    return variant.dealers.next_dealer(hand.dealer, winners, discarder)
 
 
 def _names(hand: HandState, seat: int) -> tuple[str, ...]:
@@ -133,7 +120,7 @@ def escaped(table: TableState, hand: HandState) -> list[int]:
 def hand_settled(table: TableState, hand: HandState, wins: tuple[ev.Win, ...]) -> ev.HandSettled:
     from services.rules.table import counters
 
-    config = table.variant
+    variant = table.variant
     hands = (_names(hand, 0), _names(hand, 1), _names(hand, 2), _names(hand, 3))
     bao = name(hand.bao) if hand.bao is not None else None
     if hand.abandoned:  # 网管解散: nothing is paid or scored, and the series ends after it
@@ -146,11 +133,11 @@ def hand_settled(table: TableState, hand: HandState, wins: tuple[ev.Win, ...]) -
             payments[seat] += win.payments[seat]
     return ev.HandSettled(
         payments=_four(payments),
-        hand_payments=counters.hand_payments(config, hand),
-        level_scores=counters.level_scores(config, winners, escaped(table, hand)),
-        next_dealer=next_dealer(config, hand, winners, discarder),
+        hand_payments=counters.hand_payments(variant, hand),
+        level_scores=counters.level_scores(variant, winners, escaped(table, hand)),
+        next_dealer=next_dealer(variant, hand, winners, discarder),
         drawn_streak=0 if wins else table.series.drawn_streak + 1,
-        huangfan=counters.huangfan_after(config, table.series.huangfan, won=bool(wins)),
+        huangfan=counters.huangfan_after(variant, table.series.huangfan, won=bool(wins)),
         hands=hands,
         bao=bao,
     )

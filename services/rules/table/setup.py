@@ -5,31 +5,25 @@ from __future__ import annotations
 from events import hand as ev
 from events.base import DomainEvent
 from services.rules.table.state import HandState
-from services.rules.table.walls import next_tail
 from services.rules.tanggu_hun import hun_kinds, indicator_place
 from services.rules.tiles import FLOWERS, name, names
-from services.rules.variants import VariantConfig
+from services.rules.variants import Variant
 
 
 def holds_flower(hand: HandState, seat: int) -> bool:
     return any(t in FLOWERS for t in hand.seat(seat).hand)
 
 
-def setup_pending(config: VariantConfig, hand: HandState) -> bool:
-    if config.wildcard == "bao" and hand.bao is None and not hand.bao_history:
+def setup_pending(variant: Variant, hand: HandState) -> bool:
+    if variant.wildcards.setup_pending(hand):
         return True
-    if config.wildcard == "hun" and not hand.wildcards:
-        return True
-    return config.flowers and any(holds_flower(hand, s) for s in range(4))
+    return variant.config.flowers and any(holds_flower(hand, s) for s in range(4))
 
 
-def setup_events(config: VariantConfig, hand: HandState) -> list[DomainEvent]:
-    """The next setup step: set the 宝 aside, reveal the 混, or one round of 补花."""
-    if config.wildcard == "bao" and hand.bao is None and not hand.bao_history:
-        return [ev.BaoSetAside(tile=name(hand.wall[next_tail(hand)]))]
-    if config.wildcard == "hun" and not hand.wildcards:
-        return [reveal_wildcards(hand)]
-    return flower_round(hand)
+def setup_events(variant: Variant, hand: HandState) -> list[DomainEvent]:
+    """The next setup step: the variant's wildcards (set the 宝 aside, reveal the 混), then
+    rounds of 补花."""
+    return variant.wildcards.setup_events(hand) or flower_round(hand)
 
 
 def reveal_wildcards(hand: HandState) -> DomainEvent:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from services.rules.melds import Meld
 from services.rules.tiles import Tile
-from services.rules.variants import VariantConfig, get_variant
+from services.rules.variants import Variant, variant_of
 from services.rules.variants.timing import Timing
 
 if TYPE_CHECKING:
@@ -215,8 +215,9 @@ class TableState:
         return bool(self.variant_id)
 
     @property
-    def variant(self) -> VariantConfig:
-        return get_variant(self.variant_id)
+    def variant(self) -> Variant:
+        """The table's variant: its config, scoring and hooks."""
+        return variant_of(self.variant_id)
 
     def option(self, name: str) -> bool:
         return dict(self.options).get(name, False)

@@ -1,5 +1,5 @@
 """What the table does by itself between players' decisions: deal, draw, 补花, 换宝, close claim
-windows, play the last draws and the seats that are 听 in 塘沽, settle."""
+windows, play the last draws and the seats the variant plays after 听 (塘沽), settle."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from services.rules.table.claims import winning_claims
 from services.rules.table.deal import deal
 from services.rules.table.setup import setup_events
 from services.rules.table.state import HandState, SeatState, TableState
-from services.rules.table.tanggu_play import MAX_WILD_PAIR_RAISES, in_hun_diao
+from services.rules.table.tanggu_play import in_hun_diao
 from services.rules.table.visibility import concealed_kong_faces_shown
 from services.rules.table.walls import drawable, in_last_draws, peek_head, peek_tail
 from services.rules.tiles import FLOWERS, name, names
@@ -22,7 +22,8 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
     hand = table.hand
     if hand is None or table.hand_over:
         return []
-    config = table.variant
+    variant = table.variant
+    config = variant.config
     if hand.step == "deal":
         hands, _ = deal(hand.wall, hand.dealer)
         return [
@@ -36,7 +37,7 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
             )
         ]
     if hand.step == "setup":
-        return setup_events(config, hand)
+        return setup_events(variant, hand)
     if hand.step == "ended":
         settled: list[DomainEvent] = [
             ev.ConcealedKongsShown(seat=index, tiles=tuple(names(kongs)))
@@ -47,7 +48,7 @@ def next_system_events(table: TableState) -> list[DomainEvent]:
         if hand.seed is not None:  # the deal's commitment can now be checked by anyone
             settled.append(ev.SeedRevealed(hand_number=hand.number, seed=hand.seed))
         return settled
-    change = _bao_change(config, hand)
+    change = variant.wildcards.changed(config, hand)  # 换宝
     if change:
         return change
     if hand.step in ("claims", "rob") and hand.window is not None:
@@ -90,17 +91,8 @@ def visible_copies(config: VariantConfig, hand: HandState, t: int) -> int:
     return count
 
 
-def _bao_change(config: VariantConfig, hand: HandState) -> list[DomainEvent]:
-    """换宝: three copies of the 宝 in view; the next 宝 is the last tile of the wall."""
-    if config.wildcard != "bao" or hand.bao is None or hand.step == "ended":
-        return []
-    if visible_copies(config, hand, hand.bao) < 3 or drawable(config, hand) == 0:
-        return []
-    return [ev.BaoChanged(old=name(hand.bao), new=name(peek_tail(hand)))]
-
-
 def _close_window(table: TableState, hand: HandState) -> list[DomainEvent]:
-    config = table.variant
+    config = table.variant.config
     window = hand.window
     assert window is not None
     taken = winning_claims(config, window)
@@ -144,8 +136,9 @@ def _draw_for(seat: int, config: VariantConfig, hand: HandState) -> list[DomainE
 
 
 def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
-    """補花 of a drawn flower, and the seats the system plays: last draws, 塘沽 after 听."""
-    config = table.variant
+    """補花 of a drawn flower, and the seats the system plays: last draws, and after 听 where
+    the variant says so (塘沽)."""
+    config = table.variant.config
     seat = hand.seat(hand.turn)
     if seat.drawn is None:
         return []
@@ -157,8 +150,8 @@ def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
                 seat=hand.turn, flower=name(seat.drawn), replacement=name(peek_tail(hand))
             )
         ]
-    auto = hand.last_draws or (config.wildcard == "hun" and seat.ready is not None)
-    if not auto or _may_raise_wild_pair(hand, seat):
+    auto = hand.last_draws or (config.system_plays_after_ready and seat.ready is not None)
+    if not auto or _may_raise_wild_pair(config, hand, seat):
         return []  # 上大台 is the player's choice: the system waits for it
     claim = settle.WinClaim(hand.turn, seat.drawn, True)
     if settle.may_win(table, hand, claim):
@@ -166,11 +159,11 @@ def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
     return [ev.TileDiscarded(seat=hand.turn, tile=name(seat.drawn), automatic=True)]
 
 
-def _may_raise_wild_pair(hand: HandState, seat: SeatState) -> bool:
+def _may_raise_wild_pair(config: VariantConfig, hand: HandState, seat: SeatState) -> bool:
     """塘沽: a seat in 混钓 that draws another 混 may 上大台 (at most twice)."""
     return (
         seat.drawn in hand.wildcards
-        and len(seat.set_aside) < MAX_WILD_PAIR_RAISES
+        and len(seat.set_aside) < config.wild_pair_raises
         and in_hun_diao(seat.concealed, hand.wildcards)
     )
 
@@ -178,7 +171,7 @@ def _may_raise_wild_pair(hand: HandState, seat: SeatState) -> bool:
 def _system_answers(config: VariantConfig, hand: HandState) -> list[DomainEvent]:
     """塘沽: after 听 the system plays the seat, taking a win on a discard (系统自动为其摸牌和和牌)."""
     window = hand.window
-    if config.wildcard != "hun" or window is None:
+    if not config.system_plays_after_ready or window is None:
         return []
     for seat, kinds in window.options:
         if hand.seat(seat).ready is not None and window.answer_of(seat) is None:

@@ -15,7 +15,7 @@ from services.rules.table.commands import (
 )
 from services.rules.table.guards import hand_in_play, on_turn, refuse
 from services.rules.table.state import HandState, SeatState, TableState
-from services.rules.table.tanggu_play import MAX_WILD_PAIR_RAISES, dubao_wait, in_hun_diao
+from services.rules.table.tanggu_play import dubao_wait, in_hun_diao
 from services.rules.table.walls import peek_tail, replacement_available
 from services.rules.table.winning import may_declare_ready, melds_after_kong
 from services.rules.tiles import name, names, tile
@@ -23,6 +23,10 @@ from services.rules.variants import VariantConfig
 
 DRAGONS = (31, 32, 33)
 WINDS = (27, 28, 29, 30)
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def _without(tiles: tuple[int, ...], t: int, copies: int = 1) -> tuple[int, ...]:
@@ -34,7 +38,7 @@ def _without(tiles: tuple[int, ...], t: int, copies: int = 1) -> tuple[int, ...]
 
 def discard(table: TableState, cmd: DiscardTile) -> list[DomainEvent]:
     hand = on_turn(table, cmd.seat)
-    config = table.variant
+    config = table.variant.config
     seat = hand.seat(cmd.seat)
     t = tile(cmd.tile)
     if t not in seat.hand:
@@ -84,7 +88,7 @@ def _check_ready(
 
 def kong(table: TableState, cmd: Kong) -> list[DomainEvent]:
     hand = on_turn(table, cmd.seat)
-    config = table.variant
+    config = table.variant.config
     seat = hand.seat(cmd.seat)
     if cmd.tile is None:
         raise refuse("name the tile to kong")
@@ -119,7 +123,7 @@ def kong(table: TableState, cmd: Kong) -> list[DomainEvent]:
 
 def declare_win(table: TableState, cmd: DeclareWin) -> list[DomainEvent]:
     hand = on_turn(table, cmd.seat)
-    config = table.variant
+    config = table.variant.config
     seat = hand.seat(cmd.seat)
     if seat.drawn is None:
         raise refuse("自摸 needs a drawn tile; discard now")
@@ -136,7 +140,7 @@ def declare_honour_kong(table: TableState, cmd: DeclareHonourKong) -> list[Domai
     """风头杠: before the seat's first draw (在首次摸牌前), while it has neither discarded nor
     claimed, and not while a claim window is open (its options rest on the seat's hand)."""
     hand = hand_in_play(table)
-    config = table.variant
+    config = table.variant.config
     seat = hand.seat(cmd.seat)
     if not config.honour_kongs:
         raise refuse(f"{config.name} has no 风头杠")
@@ -164,12 +168,15 @@ def raise_wild_pair(table: TableState, cmd: RaiseWildPair) -> list[DomainEvent]:
     """上大台: in 混钓 a drawn 混 is set aside, at most twice."""
     hand = on_turn(table, cmd.seat)
     seat = hand.seat(cmd.seat)
-    if table.variant.wildcard != "hun":
-        raise refuse(f"{table.variant.name} has no 上大台")
+    config = table.variant.config
+    if not config.wild_pair_raises:
+        raise refuse(f"{config.name} has no 上大台")
     if seat.drawn is None or seat.drawn not in hand.wildcards:
         raise refuse("上大台 needs a drawn 混")
     if not in_hun_diao(seat.concealed, hand.wildcards):
         raise refuse("上大台 is only for a hand in 混钓 (a 混 waiting to pair)")
-    if len(seat.set_aside) >= MAX_WILD_PAIR_RAISES:
-        raise refuse("上大台 is allowed at most twice; win with the 混钓")
+    if len(seat.set_aside) >= config.wild_pair_raises:
+        raise refuse(
+            f"上大台 is allowed at most {_times(config.wild_pair_raises)}; win with the 混钓"
+        )
     return [ev.WildcardSetAside(seat=cmd.seat, tile=name(seat.drawn))]

@@ -111,7 +111,7 @@ def player_view(table: TableState, seat: int | None, operator: bool = False) -> 
     hand = table.hand
     if hand is None:
         return view
-    config = table.variant
+    config = table.variant.config
     view["hand"] = {
         "number": hand.number,
         "dealer": hand.dealer,

@@ -15,7 +15,7 @@ def reserved(config: VariantConfig, hand: HandState) -> int:
     塘沽 keeps the last 34, its 混 indicator among them; replacements shorten the live wall
     (decision 9).
     """
-    if config.id == "shandong":
+    if config.dead_wall_in_stacks:
         return config.dead_wall - (hand.tail_draws % 2)
     return config.dead_wall
 

@@ -11,7 +11,7 @@ from services.rules.shanten import shanten
 from services.rules.shapes import is_complete, is_seven_pairs, waits
 from services.rules.table.state import HandState
 from services.rules.tiles import NUM_KINDS, Tile
-from services.rules.variants import VariantConfig
+from services.rules.variants import Variant, VariantConfig
 
 
 def split_wild(tiles: Iterable[Tile], wildcards: frozenset[Tile]) -> tuple[list[int], int]:
@@ -60,7 +60,7 @@ def may_declare_ready(
     """
     if not hand_waits(config, tiles, melds, wildcards):
         return False
-    if config.id not in ready_rules.READY_RULES:
+    if config.ready_conditions is None:
         return True
     return ready_rules.can_declare_ready(config, tiles, melds, wildcards)
 
@@ -98,9 +98,10 @@ def declarable_discards(
 
 
 def can_win(
-    config: VariantConfig, hand: HandState, seat_index: int, tile: Tile, self_drawn: bool
+    variant: Variant, hand: HandState, seat_index: int, tile: Tile, self_drawn: bool
 ) -> bool:
     """May this seat declare 胡 with ``tile`` (drawn by itself, or discarded/robbed)."""
+    config = variant.config
     seat = hand.seat(seat_index)
     if seat.xianggong:
         return False
@@ -108,9 +109,9 @@ def can_win(
         return False
     if seat.ready == "open" and not self_drawn:
         return False  # 明楼 wins by 自摸 only
-    if self_drawn and config.wildcard == "bao" and seat.ready is not None and tile == hand.bao:
+    if self_drawn and variant.wildcards.wins_on_draw(hand, seat, tile):
         return True  # 摸宝: the drawn 宝 stands for any tile the ready hand waits on
-    if not self_drawn and config.wildcard == "hun" and tile in hand.wildcards:
+    if not self_drawn and not variant.wildcards.discard_claimable(hand, tile):
         return False  # a discarded 混 cannot be claimed by anybody
     if tile in hand.wildcards:
         return is_winning_shape(config, seat.concealed + (tile,), seat.melds, hand.wildcards)

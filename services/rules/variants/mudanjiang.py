@@ -6,8 +6,13 @@ win; 吃听 claims by 吃 or 碰 from any seat. 卡当 counts on any winning rea
 each hand, kept on 荒庄. The last four tiles (宝 excluded) are drawn for 自摸 only.
 """
 
+from services.rules.ready import ReadyRules
+from services.rules.scoring import bao
 from services.rules.tiles import RED_DRAGON, SUITED_KINDS
-from services.rules.variants.base import VariantConfig
+from services.rules.variants.base import Scoring, Variant, VariantConfig
+from services.rules.variants.breaks import side_and_stacks
+from services.rules.variants.dealers import RandomDealerKeptOnDraw
+from services.rules.variants.wildcards import Bao
 
 MUDANJIANG = VariantConfig(
     id="mudanjiang",
@@ -19,9 +24,18 @@ MUDANJIANG = VariantConfig(
     multiple_winners=False,
     ready_rule="required",
     ready_claim_kinds=("chi", "pong"),
+    # 一对红中可以代替刻牌: two 红中 stand in for the 刻
+    ready_conditions=ReadyRules(red_dragons_as_triplet=2, pairs_as_triplet=False),
     kadang="any_reading",
-    dealer_rule="random_keep_on_draw",
     last_draws_auto=4,
     kong_after_ready="never",
     concealed_kong_shown_when_open=True,
+)
+
+VARIANT = Variant(
+    config=MUDANJIANG,
+    scoring=Scoring(bao.BAO_SCORING, bao.score),
+    wildcards=Bao(),
+    dealers=RandomDealerKeptOnDraw(),
+    wall_break=side_and_stacks,
 )

@@ -5,8 +5,13 @@ doubled) or 暗楼. 一炮多响. 七对 counts. The last 6 stacks (12 tiles) ar
 """
 
 from services.rules.penalties import ShandongEscape
-from services.rules.tiles import ALL_KINDS
-from services.rules.variants.base import VariantConfig
+from services.rules.scoring import shandong
+from services.rules.shandong_dice import draw_order, wall_break
+from services.rules.tiles import ALL_KINDS, Tile
+from services.rules.variants.base import Scoring, Variant, VariantConfig
+from services.rules.variants.breaks import side_and_stacks
+from services.rules.variants.dealers import WinnerDealsDrawPasses
+from services.rules.variants.wildcards import NoWildcards
 
 SHANDONG = VariantConfig(
     id="shandong",
@@ -18,12 +23,29 @@ SHANDONG = VariantConfig(
     multiple_winners=True,
     ready_rule="optional",
     seven_pairs=True,
-    dealer_rule="winner_deals_draw_passes",
     dead_wall=12,
+    dead_wall_in_stacks=True,
     kong_after_ready="own_turn_if_still_ready",
     robbable_added_kong=True,
-    escape=ShandongEscape(),
     dice_count=4,
     ready_modes=("open", "hidden"),
     silent_ready_modes=("hidden",),
+)
+
+
+def two_roll_break(wall: tuple[Tile, ...], dice: tuple[int, ...], dealer: int) -> tuple[Tile, ...]:
+    """两次掷骰: the break counted as ``002`` describes (``shandong_dice``)."""
+    if len(dice) != 4:
+        return side_and_stacks(wall, dice, dealer)
+    brk = wall_break(dealer, (dice[0], dice[1]), (dice[2], dice[3]))
+    return tuple(draw_order(wall, brk))
+
+
+VARIANT = Variant(
+    config=SHANDONG,
+    scoring=Scoring(shandong.DEFAULT, shandong.score_with),
+    wildcards=NoWildcards(),
+    dealers=WinnerDealsDrawPasses(),
+    wall_break=two_roll_break,
+    escape=ShandongEscape(),
 )
