@@ -143,7 +143,7 @@ def test_payments_always_sum_to_zero() -> None:
 
 def test_each_pattern_docstring_starts_with_its_chinese_name() -> None:
     for pattern in PATTERNS:
-        assert (pattern.applies.__doc__ or "").startswith(f"{pattern.name}:")
+        assert (pattern.holds.__doc__ or "").startswith(f"{pattern.name}:")
 
 
 def test_the_registry_gives_the_bao_scorer_for_both_bao_variants() -> None:

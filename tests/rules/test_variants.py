@@ -5,6 +5,7 @@ own module plus one registration line."""
 from __future__ import annotations
 
 import ast
+import inspect
 import random
 import sys
 import types
@@ -17,7 +18,8 @@ from events import hand as ev
 from services.cli.rules_cmd import parse_score, run_score
 from services.rules import variants
 from services.rules.ready import ReadyRules
-from services.rules.scoring import bao, shanghai
+from services.rules.scoring import bao, shandong_patterns, shanghai, tanggu_patterns
+from services.rules.scoring.patterns import Pattern, PatternError, pattern
 from services.rules.table import TableState, decide_and_evolve
 from services.rules.table.commands import DeclareWin, OpenTable, StartHand
 from services.rules.table.legal import legal_commands
@@ -166,3 +168,30 @@ def test_a_sixth_variant_registered_by_one_line_plays_a_hand_to_its_settlement(
         events, table = decide_and_evolve(table, wins[0] if wins else rng.choice(commands))
         settled += [e for e in events if isinstance(e, ev.HandSettled)]
     assert table.variant is SIXTH and table.hand_over and len(settled) == 1
+
+
+# -- one shape for the scoring patterns of the five variants -------------------------------------
+
+ALL_PATTERNS = {
+    "牡丹江 and 哈尔滨": bao.PATTERNS,
+    "山东": (*shandong_patterns.PATTERNS, shandong_patterns.FALLBACK),
+    "上海": shanghai.PATTERNS,
+    "塘沽": tanggu_patterns.PATTERNS,
+}
+
+
+@pytest.mark.parametrize("variants_of", sorted(ALL_PATTERNS))
+def test_every_scoring_pattern_is_a_named_unit_of_one_argument(variants_of: str) -> None:
+    for each in ALL_PATTERNS[variants_of]:
+        assert isinstance(each, Pattern)
+        assert (each.holds.__doc__ or "").startswith(f"{each.name}:")
+        assert len(inspect.signature(each.holds).parameters) == 1
+
+
+def test_a_pattern_without_its_chinese_name_first_is_refused() -> None:
+    def nameless(win: object) -> bool:
+        """Holds always."""
+        return True
+
+    with pytest.raises(PatternError, match="nameless"):
+        pattern(nameless, lambda config: 1)

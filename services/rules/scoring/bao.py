@@ -13,12 +13,12 @@ winner draws it (decision 7); a discarded 宝 is an ordinary tile.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from services.rules.kadang import is_bao_zhong_bao, is_kadang, kadang_waits, wins_on_drawn_bao
 from services.rules.ready import as_counts
 from services.rules.scoring.base import ScoringError, Settlement, WinContext
+from services.rules.scoring.patterns import Pattern, pattern
 from services.rules.shapes import is_complete
 from services.rules.variants import get_variant
 
@@ -94,22 +94,14 @@ def bao_zhong_bao(win: WinFacts) -> bool:
     return win.drew_bao and win.bao_is_kadang_wait
 
 
-@dataclass(frozen=True)
-class Pattern:
-    """A named pattern: the Chinese name, its test, and the factor it multiplies the 番 by."""
-
-    name: str
-    applies: Callable[[WinFacts], bool]
-    factor: Callable[[BaoScoring], int]
-
-
-PATTERNS: tuple[Pattern, ...] = (
-    Pattern("平胡", pinghu, lambda c: 1),
-    Pattern("自摸", zimo, lambda c: c.self_drawn_factor),
-    Pattern("摸宝", mobao, lambda c: c.bao_factor),
-    Pattern("卡当", kadang, lambda c: c.kadang_factor),
-    Pattern("卡当宝", kadang_bao, lambda c: 1),
-    Pattern("宝中宝", bao_zhong_bao, lambda c: c.bao_zhong_bao_factor),
+# each pattern's worth is the factor it multiplies the 番 by
+PATTERNS: tuple[Pattern[WinFacts, BaoScoring], ...] = (
+    pattern(pinghu, lambda c: 1),
+    pattern(zimo, lambda c: c.self_drawn_factor),
+    pattern(mobao, lambda c: c.bao_factor),
+    pattern(kadang, lambda c: c.kadang_factor),
+    pattern(kadang_bao, lambda c: 1),
+    pattern(bao_zhong_bao, lambda c: c.bao_zhong_bao_factor),
 )
 
 
@@ -117,10 +109,10 @@ def score(ctx: WinContext, config: BaoScoring = BAO_SCORING) -> Settlement:
     """The settlement of one 牡丹江 or 哈尔滨 win; ScoringError when it is no legal win."""
     _check_seats(ctx, config)
     win = win_facts(ctx)
-    held = [p for p in PATTERNS if p.applies(win)]
+    held = [p for p in PATTERNS if p.times(win)]
     fan = config.base_fan
-    for pattern in held:
-        fan *= pattern.factor(config)
+    for held_pattern in held:
+        fan *= held_pattern.worth(config)
     payments = _payments(ctx, fan, config)
     details = {"fan": fan, "chuchong": int(_is_chuchong(ctx))}
     return Settlement(tuple(p.name for p in held), fan, payments, details)

@@ -105,10 +105,9 @@ def best_patterns(ctx: WinContext, config: ShandongScoring) -> tuple[tuple[str, 
     """The patterns and summed 番 of the reading worth most; 推倒和 when nothing else holds."""
     best: tuple[tuple[str, ...], int] = ((), -1)
     for hand in _hands(ctx, config):
-        names = tuple(name for name, holds, _ in PATTERNS if holds(hand))
-        fan = sum(_fan(config, f) for name, holds, f in PATTERNS if name in names)
-        if not names:
-            names, fan = (FALLBACK[0],), _fan(config, FALLBACK[1])
+        held = [p for p in PATTERNS if p.times(hand)] or [FALLBACK]
+        names = tuple(p.name for p in held)
+        fan = sum(p.worth(config) for p in held)
         if fan > best[1]:
             best = (names, fan)
     return best
@@ -187,12 +186,6 @@ def _hands(ctx: WinContext, config: ShandongScoring) -> list[ShandongHand]:
     if not hands:
         raise ScoringError("the hand is no win: neither four sets and a pair nor 七对")
     return hands
-
-
-def _fan(config: ShandongScoring, field_name: str) -> int:
-    value = getattr(config, field_name)
-    assert isinstance(value, int)
-    return value
 
 
 def _check(ctx: WinContext, config: ShandongScoring) -> None:

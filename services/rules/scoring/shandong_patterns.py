@@ -7,13 +7,17 @@ every reading and keeps the one worth most 番.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from services.rules.hand import Reading
 from services.rules.melds import Meld
 from services.rules.scoring.base import WinContext
+from services.rules.scoring.patterns import Pattern, pattern
 from services.rules.tiles import DRAGONS, WINDS, Tile, is_flower
+
+if TYPE_CHECKING:
+    from services.rules.scoring.shandong import ShandongScoring
 
 JIANG_RANKS = frozenset({1, 4, 7})  # 0-based ranks of 2, 5 and 8
 
@@ -94,21 +98,24 @@ def tian_he(h: ShandongHand) -> bool:
     return h.ctx.first_draw and h.ctx.seat == h.ctx.dealer and h.ctx.self_drawn
 
 
-Pattern = Callable[[ShandongHand], bool]
+def tui_dao_he(h: ShandongHand) -> bool:
+    """推倒和: the win itself, counted only when no other pattern holds."""
+    return True
 
-# (name in 002, predicate, the config field holding its 番)
-PATTERNS: tuple[tuple[str, Pattern, str], ...] = (
-    ("混一色", hun_yi_se, "hun_yi_se"),
-    ("一条龙", yi_tiao_long, "yi_tiao_long"),
-    ("杠上开花", gang_shang_kai_hua, "gang_shang_kai_hua"),
-    ("碰碰和", peng_peng_he, "peng_peng_he"),
-    ("七对", qi_dui, "qi_dui"),
-    ("地和", di_he, "di_he"),
-    ("清一色", qing_yi_se, "qing_yi_se"),
-    ("将一色", jiang_yi_se, "jiang_yi_se"),
-    ("天和", tian_he, "tian_he"),
+
+# each worth the 番 its field of ``ShandongScoring`` holds; the 番 of the patterns a win holds add up
+PATTERNS: tuple[Pattern[ShandongHand, ShandongScoring], ...] = (
+    pattern(hun_yi_se, lambda c: c.hun_yi_se),
+    pattern(yi_tiao_long, lambda c: c.yi_tiao_long),
+    pattern(gang_shang_kai_hua, lambda c: c.gang_shang_kai_hua),
+    pattern(peng_peng_he, lambda c: c.peng_peng_he),
+    pattern(qi_dui, lambda c: c.qi_dui),
+    pattern(di_he, lambda c: c.di_he),
+    pattern(qing_yi_se, lambda c: c.qing_yi_se),
+    pattern(jiang_yi_se, lambda c: c.jiang_yi_se),
+    pattern(tian_he, lambda c: c.tian_he),
 )
-FALLBACK = ("推倒和", "tui_dao_he")
+FALLBACK: Pattern[ShandongHand, ShandongScoring] = pattern(tui_dao_he, lambda c: c.tui_dao_he)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from typing import Literal
 
 from services.rules.melds import Meld
 from services.rules.scoring.base import ScoringError, Settlement, WinContext
+from services.rules.scoring.patterns import Pattern, pattern
 from services.rules.shanghai_counters import level_deltas
 from services.rules.shapes import is_complete
 from services.rules.tiles import DRAGONS, NUM_KINDS, WINDS, Tile, counts_of, is_flower
@@ -82,39 +83,51 @@ def score_with(ctx: WinContext, config: ShanghaiScoring) -> Settlement:
     return Settlement(names, fan, payments, details)
 
 
-# 番 patterns: each answers whether it holds
+# 番 patterns: each answers whether a win holds it
 
 
-def huang_fan_ju(ctx: WinContext) -> bool:
+@dataclass(frozen=True)
+class ShanghaiWin:
+    """What the 番 patterns look at: the win, and the scoring config's thresholds."""
+
+    ctx: WinContext
+    config: ShanghaiScoring = DEFAULT
+
+
+def huang_fan_ju(w: ShanghaiWin) -> bool:
     """荒番局: the hand is played while the 荒番 count is above 0."""
-    return ctx.huangfan_hand
+    return w.ctx.huangfan_hand
 
 
-def da_diao_che(ctx: WinContext, config: ShanghaiScoring = DEFAULT) -> bool:
+def da_diao_che(w: ShanghaiWin) -> bool:
     """大吊车: four 吃, 碰 or 杠 (暗杠 included) laid down."""
-    return len(ctx.melds) >= config.da_diao_che_melds
+    return len(w.ctx.melds) >= w.config.da_diao_che_melds
 
 
-def gang_kai(ctx: WinContext) -> bool:
+def gang_kai(w: ShanghaiWin) -> bool:
     """杠开: self-drawn on the replacement after a kong or a flower."""
-    return ctx.after_kong and ctx.self_drawn
+    return w.ctx.after_kong and w.ctx.self_drawn
 
 
-def men_qing(ctx: WinContext) -> bool:
+def men_qing(w: ShanghaiWin) -> bool:
     """门清: no 吃, 碰, 明杠 or 上杠; an 暗杠 keeps the hand closed."""
-    return all(m.kind == "concealed_kong" for m in ctx.melds)
+    return all(m.kind == "concealed_kong" for m in w.ctx.melds)
+
+
+# each worth the 番 its field of ``ShanghaiScoring`` holds; the 番 of the patterns a win holds add up
+PATTERNS: tuple[Pattern[ShanghaiWin, ShanghaiScoring], ...] = (
+    pattern(huang_fan_ju, lambda c: c.huangfan),
+    pattern(da_diao_che, lambda c: c.da_diao_che),
+    pattern(gang_kai, lambda c: c.gang_kai),
+    pattern(men_qing, lambda c: c.men_qing),
+)
 
 
 def fan_patterns(ctx: WinContext, config: ShanghaiScoring = DEFAULT) -> tuple[tuple[str, ...], int]:
     """The 番 patterns a win holds, and their sum."""
-    found = (
-        ("荒番局", huang_fan_ju(ctx), config.huangfan),
-        ("大吊车", da_diao_che(ctx, config), config.da_diao_che),
-        ("杠开", gang_kai(ctx), config.gang_kai),
-        ("门清", men_qing(ctx), config.men_qing),
-    )
-    names = tuple(name for name, holds, _ in found if holds)
-    return names, sum(fan for _, holds, fan in found if holds)
+    win = ShanghaiWin(ctx, config)
+    held = [p for p in PATTERNS if p.times(win)]
+    return tuple(p.name for p in held), sum(p.worth(config) for p in held)
 
 
 # 花

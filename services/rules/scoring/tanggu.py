@@ -30,10 +30,9 @@ from services.rules.hand import Reading, readings
 from services.rules.melds import Meld
 from services.rules.scoring.base import ScoringError, Settlement, WinContext
 from services.rules.scoring.tanggu_patterns import (
-    ADDITIONS,
+    PATTERNS,
     WU_WAN,
     TangguHand,
-    missing_suits,
     pair_is_258,
 )
 from services.rules.shapes import is_seven_pairs
@@ -146,15 +145,12 @@ def _from_each_other_seat(owed: Sequence[int]) -> tuple[int, int, int, int]:
 
 
 def _value(h: TangguHand, config: TangguScoring) -> _Valued:
-    names = ["平和"]
-    value = config.ping_he
-    for name, holds, field_name in ADDITIONS:
-        if holds(h):
-            names.append(name)
-            value += _points(config, field_name)
-    missing = missing_suits(h)
-    names.extend(["缺门"] * missing)
-    value += config.que_men * missing
+    names: list[str] = []
+    value = 0
+    for held in PATTERNS:
+        times = held.times(h)
+        names.extend([held.name] * times)
+        value += held.worth(config) * times
     if h.ctx.after_kong:
         value *= config.after_kong_multiplier
     return _Valued(tuple(names), value)
@@ -192,12 +188,6 @@ def _hands(ctx: WinContext, config: TangguScoring) -> list[TangguHand]:
 
 def _is_wild(ctx: WinContext, t: Tile, is_win_tile: bool) -> bool:
     return t in ctx.wildcards or (is_win_tile and ctx.win_tile_is_wild)
-
-
-def _points(config: TangguScoring, field_name: str) -> int:
-    value = getattr(config, field_name)
-    assert isinstance(value, int)
-    return value
 
 
 def _check(ctx: WinContext) -> None:

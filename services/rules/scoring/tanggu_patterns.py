@@ -25,13 +25,17 @@ A ``TangguHand`` is one way of reading the winner's hand: which 混 stand for wh
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from services.rules.hand import Group, Reading
 from services.rules.melds import Meld
 from services.rules.scoring.base import WinContext
+from services.rules.scoring.patterns import Pattern, pattern
 from services.rules.tiles import Tile
+
+if TYPE_CHECKING:
+    from services.rules.scoring.tanggu import TangguScoring
 
 SUITS = (0, 1, 2)  # m p s, as tile // 9
 JIANG_RANKS = frozenset({1, 4, 7})  # 0-based ranks of 2, 5 and 8
@@ -60,6 +64,11 @@ class TangguHand:
     def pair(self) -> Group | None:
         pairs = self.groups("pair")
         return pairs[0] if pairs else None
+
+
+def ping_he(h: TangguHand) -> bool:
+    """平和: every win; the additions are added to it."""
+    return True
 
 
 def su_he(h: TangguHand) -> bool:
@@ -167,16 +176,16 @@ def pair_is_258(h: TangguHand) -> bool:
     return t < 27 and t % 9 in JIANG_RANKS
 
 
-Pattern = Callable[[TangguHand], bool]
-
-# (name in 004, predicate, the config field holding its points)
-ADDITIONS: tuple[tuple[str, Pattern, str], ...] = (
-    ("素和", su_he, "su_he"),
-    ("自摸", zi_mo, "zi_mo"),
-    ("混钓", hun_diao, "hun_diao"),
-    ("龙", long, "long"),
-    ("捉五", zhuo_wu, "zhuo_wu"),
-    ("对对和", dui_dui_he, "dui_dui_he"),
-    ("七小对", qi_xiao_dui, "qi_xiao_dui"),
-    ("门清", men_qing, "men_qing"),
+# each worth the points its field of ``TangguScoring`` holds, each time it holds; they add up
+PATTERNS: tuple[Pattern[TangguHand, TangguScoring], ...] = (
+    pattern(ping_he, lambda c: c.ping_he),
+    pattern(su_he, lambda c: c.su_he),
+    pattern(zi_mo, lambda c: c.zi_mo),
+    pattern(hun_diao, lambda c: c.hun_diao),
+    pattern(long, lambda c: c.long),
+    pattern(zhuo_wu, lambda c: c.zhuo_wu),
+    pattern(dui_dui_he, lambda c: c.dui_dui_he),
+    pattern(qi_xiao_dui, lambda c: c.qi_xiao_dui),
+    pattern(men_qing, lambda c: c.men_qing),
+    pattern(missing_suits, lambda c: c.que_men),
 )
