@@ -22,6 +22,7 @@ from events.hashchain import parse_head
 from events.store.base import CorruptRowError
 from services.cli.failures import CHECK_FAILED, CliError, Interrupted, command
 from services.cli.play_cmd import Narrator
+from services.cli.progress import StatusLine
 from services.cli.stores import StoreChoice, choose, open_for_reading, open_for_writing
 from services.rules.table import TableState
 from services.tables.codec import decode
@@ -132,19 +133,23 @@ def import_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     table = _read_export(args.file)  # the whole file is checked before the store is touched
     choice = choose(args)
-    progress = {"version": 0}
+    line = StatusLine.on_stderr()
 
     def stored(version: int) -> None:
-        progress["version"] = version
+        line.draw(f"paiju import: {version}/{len(table.events)} events of {table.table_id}")
 
     try:
         with closing(open_for_writing(choice)) as store:
-            progress["version"] = store.stream_version(table.table_id)
-            done = import_table(store, table, stored)
+            try:
+                done = import_table(store, table, stored)
+            except KeyboardInterrupt:
+                # asked of the store: Ctrl-C may come after a batch committed, before it returned
+                held = store.stream_version(table.table_id)
+                raise Interrupted(_partly_imported(table, held, choice)) from None
     except ImportError_ as error:
         raise CliError(str(error)) from None
-    except KeyboardInterrupt:
-        raise Interrupted(_partly_imported(table, progress["version"], choice)) from None
+    finally:
+        line.clear()
     if done.added == 0:
         print(f"table {done.table_id} was already imported whole: {done.already} events", file=out)
     elif done.already:

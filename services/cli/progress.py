@@ -1,5 +1,6 @@
-"""How far ``paiju simulate`` has got: a line on stderr redrawn after each hand (only when stderr
-is a terminal, so logs and pipes stay clean), and what it has stored, for the Ctrl-C line."""
+"""How far a long command has got: a line on stderr redrawn as it goes (only when stderr is a
+terminal, so that logs and pipes stay clean), and for ``paiju simulate`` what it has stored, for
+the Ctrl-C line."""
 
 from __future__ import annotations
 
@@ -7,18 +8,41 @@ import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from events.store.base import EventStore
+
+
+@dataclass
+class StatusLine:
+    """One line redrawn in place on a terminal; nothing at all elsewhere."""
+
+    stream: TextIO | None
+
+    @classmethod
+    def on_stderr(cls) -> StatusLine:
+        return cls(sys.stderr if sys.stderr.isatty() else None)
+
+    def draw(self, text: str) -> None:
+        if self.stream is not None:
+            self.stream.write(f"\r{text}\033[K")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\r\033[K")  # the line is gone; what follows starts clean
+            self.stream.flush()
+
 
 @dataclass
 class Progress:
     total: int  # hands to play, every variant together
-    stream: TextIO | None = None  # where the line is drawn; None draws nothing
+    line: StatusLine = field(default_factory=lambda: StatusLine(None))
     done: int = 0
     variant: str = ""
     stored: dict[str, int] = field(default_factory=dict)  # table id -> hands written to it
 
     @classmethod
     def on_stderr(cls, total: int) -> Progress:
-        return cls(total, sys.stderr if sys.stderr.isatty() else None)
+        return cls(total, StatusLine.on_stderr())
 
     def start(self, variant: str) -> None:
         self.variant = variant
@@ -34,9 +58,13 @@ class Progress:
         self._draw()
 
     def finish(self) -> None:
-        if self.stream is not None:
-            self.stream.write("\r\033[K")  # the line is gone; the report follows on stdout
-            self.stream.flush()
+        self.line.clear()
+
+    def recount(self, store: EventStore) -> None:
+        """The hands settled at each table, as the store holds them."""
+        for table_id in self.stored:
+            events = store.read_stream(table_id)
+            self.stored[table_id] = sum(e.type == "hand_settled" for e in events)
 
     def so_far(self, store: str | None) -> str:
         """What had been done and written when the run stopped."""
@@ -49,6 +77,4 @@ class Progress:
         return f"{played}; stored in {store}: {tables}"
 
     def _draw(self) -> None:
-        if self.stream is not None:
-            self.stream.write(f"\rpaiju simulate: {self.variant} {self.done}/{self.total} hands")
-            self.stream.flush()
+        self.line.draw(f"paiju simulate: {self.variant} {self.done}/{self.total} hands")

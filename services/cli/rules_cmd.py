@@ -134,6 +134,8 @@ def parse_score(text: str) -> WinContext:
 
 
 def _load(text: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    if not text.strip():
+        raise InputError("input is empty: give one JSON object on stdin (paiju rules --help)")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -398,6 +400,8 @@ def read_request(stdin: IO[str]) -> str:
 def _main(
     run: Callable[[str], tuple[int, str]], stdin: IO[str], stdout: IO[str], stderr: IO[str] | None
 ) -> int:
+    if stdin.isatty():  # a person at a terminal, who may not know a request is awaited
+        (stderr or sys.stderr).write("reading one JSON object from stdin; end it with Ctrl-D\n")
     try:
         text = read_request(stdin)
     except InputError as error:

@@ -334,12 +334,16 @@ def _run(
     from services.cli.simulate_store import run_variant_on_store
 
     with closing(open_for_writing(store_choice)) as store:
-        return [
-            run_variant_on_store(
-                v, games, seed_, args.bot, store, store_choice.shown, away, progress
-            )
-            for v in variants
-        ]
+        try:
+            return [
+                run_variant_on_store(
+                    v, games, seed_, args.bot, store, store_choice.shown, away, progress
+                )
+                for v in variants
+            ]
+        except KeyboardInterrupt:
+            progress.recount(store)  # Ctrl-C may come after a hand's last batch committed
+            raise
 
 
 def _dump(folder: Path, failure: dict[str, Any]) -> None:

@@ -113,7 +113,8 @@ def _check_sqlite(choice: StoreChoice, path: Path, *, must_exist: bool) -> None:
             raise choice.fail(f"the folder {path.parent} does not exist")
         if must_exist:
             raise choice.fail(
-                f"there is no database file {path} (play, simulate and import create one)"
+                f"there is no database file {path} "
+                "(play --store, simulate --store and import create one)"
             )
         return  # a new store, created by the command that writes to it
     tables = _sqlite_tables(choice, path)

@@ -8,6 +8,7 @@ import os
 import pty
 import signal
 import subprocess
+import termios
 from contextlib import closing
 from pathlib import Path
 
@@ -74,7 +75,7 @@ def test_ctrl_c_in_simulate_says_what_was_stored_and_the_store_keeps_it(tmp_path
     settled = int(last.split("(")[-1].split(" ")[0])
     with closing(open_store(url)) as store:
         events = store.read_stream(table_id)
-    assert settled >= 2 and sum(e.type == "hand_settled" for e in events) >= settled
+    assert settled >= 2 and sum(e.type == "hand_settled" for e in events) == settled
     assert verify_table(events).ok
 
 
@@ -147,3 +148,53 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(
     _, err = process.communicate(timeout=WAIT)
     assert process.returncode == 0
     assert err == b""
+
+
+def test_ctrl_c_in_import_says_how_far_it_got_and_the_same_import_completes_the_table(
+    big_table: StoredTable, tmp_path: Path
+) -> None:
+    export = tmp_path / "big.jsonl"
+    with export.open("wb") as file:
+        subprocess.run(
+            paiju_command("export", big_table.table_id, "--store", big_table.url),
+            stdout=file, cwd=ROOT, check=True, timeout=WAIT,
+        )
+    url = f"sqlite:///{tmp_path}/imported.sqlite3"
+    terminal, their_end = pty.openpty()
+    process = subprocess.Popen(
+        paiju_command("import", str(export), "--store", url),
+        stdout=subprocess.PIPE,
+        stderr=their_end,
+        cwd=ROOT,
+        preexec_fn=as_at_a_terminal,
+    )
+    try:
+        seen = read_until(terminal, b" events of ")  # a batch is stored: the progress line says so
+        termios.tcflow(their_end, termios.TCOOFF)  # the terminal stops: its next line must wait
+        process.send_signal(signal.SIGINT)
+        termios.tcflow(their_end, termios.TCOON)
+        os.close(their_end)
+        out, _ = process.communicate(timeout=WAIT)
+        err = (seen + read_all(terminal)).decode().replace("\r\n", "\n")
+    finally:
+        os.close(terminal)
+    assert process.returncode == 2 and out == b""
+    last = one_line(err.rsplit("\r", 1)[-1].replace("\x1b[K", ""))
+    with closing(open_store(url)) as store:
+        held = store.stream_version(big_table.table_id)
+    total = len(parse_export(export.read_bytes().splitlines()).events)
+    assert 1 <= held < total
+    assert last == (
+        f"paiju import: interrupted (Ctrl-C); table {big_table.table_id} holds its first {held} "
+        f"of {total} events in {url}; run the same import again to add the rest"
+    )
+    again = subprocess.run(
+        paiju_command("import", str(export), "--store", url),
+        capture_output=True, text=True, cwd=ROOT, check=False, timeout=WAIT,
+    )
+    assert again.returncode == 0 and again.stderr == ""
+    assert f"{total - held} events added to the {held} a previous import had stored" in again.stdout
+    with closing(open_store(url)) as store, closing(open_store(big_table.url)) as source:
+        assert [e.hash for e in store.read_stream(big_table.table_id)] == [
+            e.hash for e in source.read_stream(big_table.table_id)
+        ]

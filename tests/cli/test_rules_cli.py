@@ -220,3 +220,27 @@ def test_unreadable_input_is_one_line_in_a_real_process(command: str, stdin: byt
     )
     assert done.returncode == 2
     assert done.stderr.decode().splitlines() == [named]
+
+
+def test_empty_input_says_what_is_awaited() -> None:
+    status, error = run_analyze("  \n")
+    assert status == 2 and error == "error: input is empty: give one JSON object on stdin (paiju rules --help)"
+
+
+def test_at_a_terminal_rules_says_it_is_reading_a_request() -> None:
+    import os
+    import pty
+
+    terminal, their_end = pty.openpty()
+    done = subprocess.Popen(
+        [sys.executable, "-m", "services.cli.main", "rules", "analyze"],
+        stdin=their_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    os.close(their_end)
+    os.write(terminal, json.dumps(HARBIN_EXAMPLE).encode() + b"\n\x04")  # Ctrl-D ends the input
+    out, err = done.communicate(timeout=120)
+    os.close(terminal)
+    assert done.returncode == 0
+    assert err.decode() == "reading one JSON object from stdin; end it with Ctrl-D\n"
+    assert json.loads(out)["waits"] == ["8m", "1s"]
