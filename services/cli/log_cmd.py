@@ -19,6 +19,7 @@ from typing import TextIO
 
 from events.envelope import RecordedEvent
 from events.hashchain import parse_head
+from events.registry import RegistryError
 from events.store.base import CorruptRowError
 from services.cli.failures import CHECK_FAILED, CliError, Interrupted, command
 from services.cli.play_cmd import Narrator
@@ -68,7 +69,14 @@ def replay_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 narrator.tell(with_seed(store, args.table, decode(recorded), revealed))
             except SealedSeedError as error:
                 raise CliError(str(error), CHECK_FAILED) from None
-            except (ValueError, KeyError, AssertionError, IndexError, TypeError) as error:
+            except (
+                ValueError,
+                KeyError,
+                AssertionError,
+                IndexError,
+                TypeError,
+                RegistryError,
+            ) as error:
                 # a tampered stream: the checks below name what is wrong
                 print(
                     f"cannot apply version {recorded.version} ({recorded.type}): {error}", file=out

@@ -63,13 +63,17 @@ def snapshot_key_from_env() -> bytes | None:
 
 
 def revealed_seeds(events: list[RecordedEvent]) -> dict[int, str]:
-    """The seeds a stream itself reveals (``seed_revealed``), by hand number."""
+    """The seeds a stream itself reveals (``seed_revealed``), by hand number. A reveal that
+    cannot be read is left out here: the fold reaches it and names it."""
     seeds: dict[int, str] = {}
     for recorded in events:
         if recorded.type == "seed_revealed":
-            event = decode(recorded)
-            assert isinstance(event, SeedRevealed)
-            seeds[event.hand_number] = event.seed
+            try:
+                event = decode(recorded)
+            except ValueError:  # pydantic's ValidationError: a tampered payload
+                continue
+            if isinstance(event, SeedRevealed):
+                seeds[event.hand_number] = event.seed
     return seeds
 
 

@@ -128,17 +128,6 @@ def _strip(payload: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in payload.items() if k != "seed"}
 
 
-def _revealed(events: list[RecordedEvent]) -> dict[int, str]:
-    """The stream's reveals, those that can be read (an unreadable one is named by the fold)."""
-    seeds: dict[int, str] = {}
-    for recorded in events:
-        try:
-            seeds.update(revealed_seeds([recorded]))
-        except Exception:
-            continue
-    return seeds
-
-
 def verify_table(
     events: list[RecordedEvent],
     sealed: dict[int, str] | None = None,
@@ -149,7 +138,7 @@ def verify_table(
     report = Verification(events=len(events), head=head)
     broken = find_break(events, head=head)
     report.chain_break = str(broken) if broken else None
-    seeds = {**(sealed or {}), **_revealed(events)}
+    seeds = {**(sealed or {}), **revealed_seeds(events)}
     _check_seeds(events, seeds, report)
     state = TableState()
     for batch in _batches(events):

@@ -8,6 +8,7 @@ which lets the first delivery run at one chosen point of the retry (right after 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -142,3 +143,39 @@ def test_a_retry_whose_append_meets_the_first_delivery_caches_only_what_the_stor
     moved = retry.handle("t1", bots.next_command(state), command_id="after-the-race")
     assert isinstance(moved, Accepted)
     assert verify_table(store.read_stream("t1")).ok
+
+
+def test_four_racing_deliveries_of_each_command_all_get_its_one_result(store_url: str) -> None:
+    """The issue's race, let loose rather than forced: every command delivered four times at once,
+    each delivery through its own service and store connection."""
+    from events.store import open_store
+
+    stores = [open_store(store_url) for _ in range(4)]
+    services = [TableService(s) for s in stores]
+    try:
+        bots = Bots(services[0])
+        state = opened(services[0])
+        for step in range(25):
+            command = bots.next_command(state)
+            outcomes: list[object] = [None] * 4
+            gate = threading.Barrier(4)
+
+            def deliver(n: int, command: Command = command, step: int = step) -> None:
+                gate.wait()
+                outcomes[n] = services[n].handle("t1", command, command_id=f"race-{step}")
+
+            threads = [threading.Thread(target=deliver, args=(n,)) for n in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert all(isinstance(o, Accepted) for o in outcomes), outcomes
+            results = {tuple(e.event_id for e in o.events) for o in outcomes}  # type: ignore[union-attr]
+            assert len(results) == 1
+            states = {repr(s.load("t1")) for s in services}
+            assert len(states) == 1
+            state = services[0].load("t1")
+        assert verify_table(stores[0].read_stream("t1")).ok
+    finally:
+        for s in stores:
+            s.close()

@@ -162,3 +162,24 @@ def test_a_row_that_is_not_json_is_named_by_replay(tmp_path: object, column: str
     execute(url, f"UPDATE events SET {column} = '{{oops' WHERE version = 2")
     status, _ = replay(url)
     assert status == 1
+
+
+def test_an_event_renamed_to_an_unknown_type_is_named(store: EventStore, store_url: str) -> None:
+    two_hands(store)
+    victim = first_of(store, "tile_discarded")
+    execute(store_url, "UPDATE events SET type = 'tile_vanished' WHERE version = %s", (victim.version,))
+    report = verify_table(store.read_stream("t1"))
+    named(report, victim.version)
+    assert report.unreadable is not None and "tile_vanished" in report.unreadable
+    status, out = replay(store_url)
+    assert status == 1 and f"version {victim.version}" in out
+
+
+def test_a_reveal_that_cannot_be_read_is_named(store: EventStore, store_url: str) -> None:
+    two_hands(store)
+    victim = first_of(store, "seed_revealed")
+    payload = json.dumps({**victim.payload, "hand_number": "first"})
+    execute(store_url, "UPDATE events SET payload = %s WHERE version = %s", (payload, victim.version))
+    named(verify_table(store.read_stream("t1")), victim.version)
+    status, out = replay(store_url)
+    assert status == 1 and f"version {victim.version}" in out
