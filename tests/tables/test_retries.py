@@ -157,18 +157,7 @@ def test_four_racing_deliveries_of_each_command_all_get_its_one_result(store_url
         state = opened(services[0])
         for step in range(25):
             command = bots.next_command(state)
-            outcomes: list[object] = [None] * 4
-            gate = threading.Barrier(4)
-
-            def deliver(n: int, command: Command = command, step: int = step) -> None:
-                gate.wait()
-                outcomes[n] = services[n].handle("t1", command, command_id=f"race-{step}")
-
-            threads = [threading.Thread(target=deliver, args=(n,)) for n in range(4)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            outcomes = delivered_at_once(services, command, f"race-{step}")
             assert all(isinstance(o, Accepted) for o in outcomes), outcomes
             results = {tuple(e.event_id for e in o.events) for o in outcomes}  # type: ignore[union-attr]
             assert len(results) == 1
@@ -179,3 +168,20 @@ def test_four_racing_deliveries_of_each_command_all_get_its_one_result(store_url
     finally:
         for s in stores:
             s.close()
+
+
+def delivered_at_once(services: list[TableService], command: Command, command_id: str) -> list[object]:
+    """``command`` handed to every service at the same moment, each on its own thread."""
+    outcomes: list[object] = [None] * len(services)
+    gate = threading.Barrier(len(services))
+
+    def deliver(n: int) -> None:
+        gate.wait()
+        outcomes[n] = services[n].handle("t1", command, command_id=command_id)
+
+    threads = [threading.Thread(target=deliver, args=(n,)) for n in range(len(services))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
