@@ -9,8 +9,9 @@ import pytest
 
 from events import hand as ev
 from services.rules.table.commands import StartHand
-from services.rules.table.deal import deal_order, full_set
+from services.rules.table.deal import deal_order, full_set, wall_in_draw_order
 from services.rules.tiles import names
+from services.rules.variants import variant_of
 
 from .builders import DICE, VARIANTS, Table, tiles_of, wall_for
 
@@ -184,3 +185,30 @@ def test_tanggu_deals_first_to_seat_zero_when_no_dealer_is_given() -> None:
     table = Table("tanggu")
     table.do(StartHand(seed="first-hand-seed"))
     assert table.hand.dealer == 0  # 系统默认第一个入座并举手的玩家为第一局庄家
+
+
+# -- where the deal starts -------------------------------------------------------------------
+# The shuffled wall stands for the four walls laid end to end, the one in front of seat s
+# first-from-seat-0; a stack is two tiles.
+@pytest.mark.parametrize("dealer", range(4))
+def test_mudanjiang_the_dealer_takes_first_from_the_wall_of_the_opposite_seat(dealer: int) -> None:
+    """000: 庄家根据摇出筛子的点数从对家的牌蹲中先拿牌 (decision 15): whatever the dice show, the
+    deal starts in the wall in front of the dealer's opposite seat; the dice count stacks along it."""
+    variant = variant_of("mudanjiang")
+    wall = full_set(variant.config)  # 112 tiles in kind order: each rotation is another order
+    side = len(wall) // 4
+    opposite = (dealer + 2) % 4
+    for a in range(1, 7):
+        for b in range(1, 7):
+            start = opposite * side + 2 * (a + b)
+            assert wall_in_draw_order(variant, wall, (a, b), dealer) == wall[start:] + wall[:start]
+
+
+def test_harbin_still_counts_the_side_from_the_dealer_with_the_first_throw() -> None:
+    """001: 庄家摇两次筛子第一次逆时针数点找到先拿牌的人 — the first throw finds the wall."""
+    variant = variant_of("harbin")
+    wall = full_set(variant.config)
+    side = len(wall) // 4
+    # a first throw of 5 counts the dealer as 1: back round to the dealer's own wall
+    start = 0 * side + 2 * (2 + 5)
+    assert wall_in_draw_order(variant, wall, (1, 4, 2, 5), 0) == wall[start:] + wall[:start]
