@@ -236,3 +236,13 @@ def test_four_seats_in_autoplay_play_the_hand_to_its_settlement(variant: str) ->
     claimed = table.of_type(ev.TileClaimed)
     ready = [e for e in table.of_type(ev.TileDiscarded) if e.ready is not None]
     assert not claimed and not ready  # 托管 never claims and never declares 听
+
+
+def test_every_seat_sees_who_is_away_and_what_the_table_waits_on() -> None:
+    table = dealt("harbin")
+    table.do(ReportDisconnect(seat=3))
+    for viewer in (0, 3, None):
+        view = table.view(viewer)
+        assert [p["connected"] for p in view["presence"]] == [True, True, True, False]
+        assert {"wait": "turn", "seats": [0], "seconds": 15} in view["waits"]
+        assert {"wait": "reconnect_grace", "seats": [3], "seconds": 180} in view["waits"]

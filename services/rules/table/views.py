@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.rules.melds import Meld
+from services.rules.table.deadlines import deadlines
 from services.rules.table.state import HandState, SeatState, TableState
 from services.rules.table.visibility import (
     concealed_kong_faces_shown,
@@ -106,6 +107,16 @@ def player_view(table: TableState, seat: int | None, operator: bool = False) -> 
         "scores": list(table.series.scores),
         "level_scores": list(table.series.level_scores),
         "hands_played": table.series.hands_played,
+        "series": table.series.number,
+        # who is played by 托管, dropped or gone, and what the table waits on: public, as at a table
+        "presence": [
+            {"autoplay": p.autoplay, "connected": p.connected, "left": p.left}
+            for p in table.presence
+        ],
+        "waits": [
+            {"wait": d.wait, "seats": list(d.seats), "seconds": d.seconds}
+            for d in deadlines(table)
+        ],
         "hand": None,
     }
     hand = table.hand
