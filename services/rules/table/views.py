@@ -114,8 +114,7 @@ def player_view(table: TableState, seat: int | None, operator: bool = False) -> 
             for p in table.presence
         ],
         "waits": [
-            {"wait": d.wait, "seats": list(d.seats), "seconds": d.seconds}
-            for d in deadlines(table)
+            {"wait": d.wait, "seats": list(d.seats), "seconds": d.seconds} for d in deadlines(table)
         ],
         "hand": None,
     }
