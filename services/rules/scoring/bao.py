@@ -22,8 +22,6 @@ from services.rules.scoring.patterns import Pattern, pattern
 from services.rules.shapes import is_complete
 from services.rules.variants import get_variant
 
-BAO_VARIANTS = ("mudanjiang", "harbin")
-
 
 @dataclass(frozen=True)
 class BaoScoring:
@@ -145,10 +143,8 @@ def win_facts(ctx: WinContext) -> WinFacts:
 
 
 def _check_seats(ctx: WinContext, config: BaoScoring) -> None:
-    if ctx.variant not in BAO_VARIANTS:
-        raise ScoringError(
-            f"the 宝 scorer settles {' and '.join(BAO_VARIANTS)}, not {ctx.variant!r}"
-        )
+    if not get_variant(ctx.variant).drawn_bao_is_wild:
+        raise ScoringError(f"the 宝 scorer settles the variants with a 宝, not {ctx.variant!r}")
     for label, seat in (("seat", ctx.seat), ("dealer", ctx.dealer)):
         if not 0 <= seat <= 3:
             raise ScoringError(f"{label} {seat} is not a seat 0-3")
