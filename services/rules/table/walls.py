@@ -25,7 +25,8 @@ def drawable(config: VariantConfig, hand: HandState) -> int:
 
     The 混 indicator stays where it lies and is never drawn, and it is one of the reserved
     tiles wherever it lies (decision 9): among the undrawn tiles, or outside them once a draw
-    or a replacement has stepped over it. So that step shortens the live wall by one tile, like any replacement.
+    or a replacement has stepped over it. So that step shortens the live wall by one tile,
+    like any replacement.
     """
     undrawn = hand.tail - hand.head
     index = hand.indicator_index
