@@ -20,7 +20,7 @@ from typing import TextIO
 from events.envelope import RecordedEvent
 from events.hashchain import parse_head
 from events.registry import RegistryError
-from events.store.base import CorruptRowError
+from events.store.base import CorruptRowError, SeedError
 from services.cli.failures import CHECK_FAILED, CliError, Interrupted, command
 from services.cli.play_cmd import Narrator
 from services.cli.progress import StatusLine
@@ -68,6 +68,8 @@ def replay_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             try:
                 narrator.tell(with_seed(store, args.table, decode(recorded), revealed))
             except SealedSeedError as error:
+                if isinstance(error.__cause__, SeedError):  # not here: not a failed check
+                    raise CliError(_seed_elsewhere(recorded, choice)) from None
                 raise CliError(str(error), CHECK_FAILED) from None
             except (
                 ValueError,
@@ -91,6 +93,14 @@ def replay_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for line in report.lines():
         print(line, file=out)
     return 0 if report.ok else CHECK_FAILED
+
+
+def _seed_elsewhere(recorded: RecordedEvent, choice: StoreChoice) -> str:
+    hand = recorded.payload.get("hand_number")
+    return (
+        f"hand {hand} is in play, and its seed is sealed in the store it is played in, not in "
+        f"{choice.shown} (an export carries no sealed seed): replay it there, or once it ends"
+    )
 
 
 def _check_hand(table_id: str, events: list[RecordedEvent], hand: int | None) -> None:
@@ -122,6 +132,7 @@ class _QuietNarrator(Narrator):
 def export_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     events = _read_table(choose(args), args.table)
+    _warn_hand_in_play(events)
     total = len(events) + 2
     written = 0
     try:
@@ -134,6 +145,19 @@ def export_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "line paiju import refuses what was written"
         ) from None
     return 0
+
+
+def _warn_hand_in_play(events: list[RecordedEvent]) -> None:
+    """A hand in play deals from a seed sealed in this store, which an export does not carry."""
+    started = [e for e in events if e.type == "hand_started"]
+    settled = sum(e.type == "hand_settled" for e in events)
+    if len(started) > settled and started[-1].payload.get("seed") is None:
+        hand = started[-1].payload.get("hand_number")
+        print(
+            f"paiju export: note: hand {hand} is in play; its seed stays sealed in this store, "
+            f"so replay elsewhere stops at hand {hand}",
+            file=sys.stderr,
+        )
 
 
 @command("import", writes=True)

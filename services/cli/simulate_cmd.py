@@ -95,7 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--check",
         action=argparse.BooleanOptionalAction,
         default=False,
-        help="also replay and compare after every event (slower)",
+        help="also replay and compare after every event (slower; in memory, not with --store)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of text lines"
@@ -287,6 +287,11 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise CliError(f"--away must be a chance between 0 and 1, got {args.away!r}") from None
     if not 0 <= away <= 1:
         raise CliError(f"--away must be a chance between 0 and 1, got {away}")
+    if args.check and args.store is not None:
+        raise CliError(
+            "--check replays in memory after every event; with --store each hand is loaded back "
+            "from the store and the table verified instead: give one or the other"
+        )
     variants = sorted(VARIANTS) if args.variant == "all" else [args.variant]
     progress = Progress.on_stderr(games * len(variants))
     store_choice = None if args.store is None else StoreChoice(args.store, "--store")

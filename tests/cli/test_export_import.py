@@ -169,3 +169,32 @@ def test_an_import_over_another_table_of_the_same_id_is_refused_and_changes_noth
     assert f"table {table.table_id} already exists in this store with other events" in one_line(err)
     with closing(open_store(url)) as store:
         assert store.read_stream(table.table_id) == before
+
+
+def test_a_hand_in_play_is_named_when_exported_and_when_replayed_where_its_seed_is_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from services.bots.runner import PLAYERS
+    from services.rules.table.commands import StartHand
+
+    url = f"sqlite:///{tmp_path}/live.sqlite3"
+    with closing(open_store(url)) as store:
+        service = TableService(store)
+        service.open_table("live-table", "harbin", PLAYERS, command_id="live/open")
+        service.handle("live-table", StartHand(), command_id="live/deal")  # dealt, seed sealed
+    status, out, err = run(capsys, "export", "live-table", "--store", url)
+    assert status == 0
+    assert one_line(err) == (
+        "paiju export: note: hand 1 is in play; its seed stays sealed in this store, "
+        "so replay elsewhere stops at hand 1"
+    )
+    elsewhere = f"sqlite:///{tmp_path}/elsewhere.sqlite3"
+    path = write(tmp_path / "live.jsonl", out)
+    assert run(capsys, "import", str(path), "--store", elsewhere)[0] == 0
+    assert run(capsys, "replay", "live-table", "--store", url)[0] == 0  # where the seed is
+    status, _, err = run(capsys, "replay", "live-table", "--store", elsewhere)
+    assert status == 2
+    assert one_line(err) == (
+        f"paiju replay: hand 1 is in play, and its seed is sealed in the store it is played in, "
+        f"not in {elsewhere} (an export carries no sealed seed): replay it there, or once it ends"
+    )

@@ -105,6 +105,7 @@ def test_variant_all_plays_every_variant() -> None:
         (["--games", "many"], "--games must be a whole number"),
         (["--games", "0"], "--games must be at least 1"),
         (["--bot", "clever"], "unknown bot 'clever'"),
+        (["--check", "--store", "sqlite:///unused.sqlite3"], "--check replays in memory"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_one_line_error(
