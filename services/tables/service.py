@@ -118,9 +118,8 @@ class TableService:
             return Rejected(problem)
         actor = actor or actor_of(command)
         record = command_record(command)
-        earlier = self.store.find_command(command_id, table_id, record)
-        if earlier is not None:
-            return Accepted(earlier)
+        # No lookup of the id first (a round trip on every command): the append answers a
+        # recorded id with its first result, and a refusal is checked against the id below.
         for _ in range(self.max_attempts):
             loaded = self._load(table_id)
             if if_version is not None and loaded.version != if_version:
@@ -135,6 +134,10 @@ class TableService:
                 # then the table moved on past it, and its result is the answer.
                 return self._first_result(table_id, command_id, record) or Rejected(refused.reason)
             drafts = [to_new_event(e, actor) for e in events]
+            if isinstance(sealed, StartHand):  # once a hand: seal nothing for a retried deal
+                earlier = self._first_result(table_id, command_id, record)
+                if earlier is not None:
+                    return earlier
             try:
                 self._seal(table_id, loaded.state, sealed)
             except SeedError as error:

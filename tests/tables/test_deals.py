@@ -80,3 +80,17 @@ def test_a_chosen_seed_that_differs_from_the_sealed_one_is_refused(store: EventS
     outcome = service.handle("t1", StartHand(seed=PLANTED), command_id="deal")
     assert isinstance(outcome, Rejected) and "another seed" in outcome.reason
     assert store.load_seed("t1", 1) == "sealed-before-the-command"
+
+
+def test_a_retried_deal_decided_on_a_later_table_seals_nothing_for_the_next_hand(
+    store: EventStore,
+) -> None:
+    service = TableService(store, chosen_deals=True)
+    service.open_table("t1", "harbin", PLAYERS, command_id="open")
+    first = accept(service, "t1", StartHand(seed="the-first-hand-seed"), "deal-1")
+    Bots(service).play_hand(first)  # the retry now finds a table where a deal is legal again
+    again = service.handle("t1", StartHand(seed="the-first-hand-seed"), command_id="deal-1")
+    assert isinstance(again, Accepted) and again.events[0].type == "hand_started"
+    assert again.events[0].payload["hand_number"] == 1
+    with pytest.raises(SeedError):
+        store.load_seed("t1", 2)

@@ -2,8 +2,8 @@
 the retry always gets the first result, and no service remembers a state the store does not hold.
 
 Each interleaving is forced: the retry's service talks to the store through ``Interleaved``,
-which lets the first delivery run at one chosen point of the retry (right after its
-``find_command`` missed, or right before its ``append``). No threads, no sleeps.
+which lets the first delivery run at one chosen point of the retry (right before it loads the
+table, or between its load and its append). No threads, no sleeps.
 """
 
 from __future__ import annotations
@@ -25,10 +25,13 @@ from services.tables.verify import verify_table
 
 
 class Interleaved:
-    """``store``, except that ``hook`` runs once, right after the first call of ``method``."""
+    """``store``, except that ``hook`` runs once, right before (or after) the first call of
+    ``method``."""
 
-    def __init__(self, store: EventStore, method: str, hook: Callable[[], None]) -> None:
-        self._store, self._method, self._hook = store, method, hook
+    def __init__(
+        self, store: EventStore, method: str, hook: Callable[[], None], before: bool = True
+    ) -> None:
+        self._store, self._method, self._hook, self._before = store, method, hook, before
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._store, name)
@@ -36,9 +39,12 @@ class Interleaved:
             return attribute
 
         def hooked(*args: Any, **kwargs: Any) -> Any:
-            result = attribute(*args, **kwargs)
             hook, self._hook = self._hook, lambda: None
-            hook()
+            if self._before:
+                hook()
+            result = attribute(*args, **kwargs)
+            if not self._before:
+                hook()
             return result
 
         return hooked
@@ -69,7 +75,7 @@ def test_a_retry_decided_on_a_later_table_gets_the_first_result_and_caches_nothi
         assert isinstance(after, Accepted) and after.state is not None
         bots.play_until(after.state, lambda s: legal(s, passing))
 
-    retry = TableService(Interleaved(store, "find_command", first_delivery_then_the_table_moves_on))
+    retry = TableService(Interleaved(store, "read_stream", first_delivery_then_the_table_moves_on))
     outcome = retry.handle("t1", passing, command_id="the-pass")
 
     assert isinstance(outcome, Accepted) and outcome.state is None
@@ -91,7 +97,7 @@ def test_a_retry_refused_by_the_table_the_first_delivery_left_gets_the_first_res
     def first_delivery() -> None:
         assert isinstance(first.handle("t1", discard, command_id="the-discard"), Accepted)
 
-    retry = TableService(Interleaved(store, "find_command", first_delivery))
+    retry = TableService(Interleaved(store, "read_stream", first_delivery))
     outcome = retry.handle("t1", discard, command_id="the-discard")
 
     assert isinstance(outcome, Accepted), outcome  # not Rejected: the command was accepted
@@ -110,7 +116,7 @@ def test_a_timer_s_retry_after_the_table_moved_on_gets_the_first_result(store: E
         outcome = first.handle("t1", discard, command_id="timer-7", if_version=version)
         assert isinstance(outcome, Accepted)
 
-    retry = TableService(Interleaved(store, "find_command", first_delivery))
+    retry = TableService(Interleaved(store, "read_stream", first_delivery))
     outcome = retry.handle("t1", discard, command_id="timer-7", if_version=version)
     assert isinstance(outcome, Accepted)
     assert outcome.events == recorded_for(store, "timer-7", discard)
@@ -132,7 +138,9 @@ def test_a_retry_whose_append_meets_the_first_delivery_caches_only_what_the_stor
     # The retry loads the table before the first delivery commits and appends after it.
     retry = TableService(store)
     retry.load("t1")
-    retry.store = Interleaved(store, "read_stream", first_delivery_and_two_more_moves)  # type: ignore[assignment]
+    retry.store = Interleaved(  # type: ignore[assignment]
+        store, "read_stream", first_delivery_and_two_more_moves, before=False
+    )
     outcome = retry.handle("t1", discard, command_id="the-discard")
     retry.store = store
 
