@@ -59,7 +59,9 @@ class AwaySeats:
             return window.timeout
         if self.rng.random() >= self.rate:
             return None
-        options = [(WEIGHTS.get(d.wait, 1.0), d.timeout) for d in waits if d is not window]
+        options: list[tuple[float, Command]] = [
+            (WEIGHTS.get(d.wait, 1.0), d.timeout) for d in waits if d is not window
+        ]
         options += _seat_options(table)
         options.append((WEIGHTS["dissolve"], DissolveTable(reason="simulated")))
         return self.rng.choices([c for _, c in options], weights=[w for w, _ in options])[0]

@@ -109,8 +109,8 @@ def _useful(
 
 
 def _keeps(config: VariantConfig, rest: Sequence[Tile], me: SeatState) -> int:
-    """The 听 conditions of the 宝 variants, as a small bonus for what the rest still holds."""
-    if config.wildcard != "bao":
+    """The variant's 听 conditions (decision 6), as a small bonus for what the rest still holds."""
+    if config.ready_conditions is None:
         return 0
     every = list(rest) + [t for m in me.melds for t in m.tiles]
     terminal = any(t == RED_DRAGON or (t < 27 and t % 9 in (0, 8)) for t in every)
@@ -240,7 +240,7 @@ def _answer_claim(
         return ready_claims[0]  # 吃听
     melds = len(me.melds)
     before = _steps(config, hand, me.concealed, melds)
-    needs_open = config.wildcard == "bao" and not me.is_open
+    needs_open = config.ready_conditions is not None and not me.is_open  # 听 needs 开门
     best: tuple[int, int] | None = None
     chosen: Command = next(c for c in commands if isinstance(c, PassClaim))
     for command in commands:

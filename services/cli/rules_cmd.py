@@ -113,7 +113,7 @@ def parse_score(text: str) -> WinContext:
         raise InputError("discarder: a win on a discard needs another seat's discarder (0-3)")
     wildcards = _wildcards(config, data.get("wildcards"))
     bao = None if data.get("bao") is None else _one_tile(config, data["bao"], "bao")
-    if bao is not None and config.wildcard != "bao":
+    if bao is not None and not config.drawn_bao_is_wild:
         raise InputError(f"bao: {config.id} has no 宝")
     return WinContext(
         variant=config.id,
