@@ -263,8 +263,10 @@ def _through_store(variant: str, seed: str, choice: StoreChoice) -> tuple[list[D
         recorded = store.read_stream(table_id)
         seeds = revealed_seeds(recorded)
         events = [with_seed(store, table_id, decode(e), seeds) for e in recorded]
+    head = recorded[-1]  # the settling batch's last event: the head published to every seat
     footer = (
-        f"recorded as table {table_id} ({len(recorded)} events); "
-        f"replay it with: paiju replay {table_id} --store {choice.shown}"
+        f"recorded as table {table_id} ({len(recorded)} events); replay it against the head "
+        f"the seats were sent with: paiju replay {table_id} --store {choice.shown} "
+        f"--head {head.version}:{head.hash}"
     )
     return events, footer
