@@ -365,3 +365,21 @@ def play_until_draws(table: Table, count: int) -> None:
     """Play out until ``count`` tiles have been drawn from the head and a seat is to act."""
     play_out(table, until=lambda t: head_draws(t) >= count and t.hand.step == "discard")
     assert head_draws(table) == count, head_draws(table)
+
+
+def concealed_kong_before_opening(variant: str) -> Table:
+    """Seat 0 kongs 1111m face down before it is open; seat 2 will throw 9p, which seat 0 may 碰."""
+    table = Table(variant)
+    hands = {
+        0: "1111m234p567s99p8s7z",
+        1: "345m678m2m2p45p3s6s9s",
+        2: "9p",
+        3: "33m678m333p1s2s4s5s",
+    }
+    table.start(
+        hands,
+        draws=["5z" if variant not in BAO_VARIANTS else "8m", "9p"],
+        tail=tail_for(variant, ["6m"]),
+    )
+    table.kong(0, "1m")
+    return table

@@ -22,7 +22,7 @@ from services.rules.table.deadlines import deadlines
 from services.rules.table.deal import random_seat
 
 from .builders import STD, VARIANTS, Table, play_out, tail_for
-from .test_series import QUIET, READY_ON_7P
+from .test_series import QUIET, READY_ON_7P, chow_ready_and_win
 
 
 def dealt(variant: str, base_stake: int = 1, hands: dict[int, str] | None = None) -> Table:
@@ -121,18 +121,6 @@ def test_a_leaver_pays_no_penalty_where_the_rules_have_none(variant: str) -> Non
 
 
 # -- level score (decisions 12, 17) -----------------------------------------------------------------
-def harbin_win_with(table: Table) -> None:
-    """Seat 1 吃s 1m, declares 听 and wins on seat 2's 7p (seat 3 never plays a turn)."""
-    table.discard(0, "1m")
-    table.pass_all(but=[1])
-    table.chow(1, "23m")
-    table.discard(1, "9m", ready="plain")
-    table.pass_all()
-    table.discard(2, "7p")
-    table.pass_all(but=[1])
-    table.win(1)
-
-
 @pytest.mark.parametrize("variant", ["mudanjiang", "harbin"])
 def test_every_variant_scores_three_to_the_winner_and_minus_one_to_each_other_seat(
     variant: str,
@@ -140,7 +128,7 @@ def test_every_variant_scores_three_to_the_winner_and_minus_one_to_each_other_se
     """003: 和牌者可得到3分的等级分，其他玩家扣除一分的等级分 (decision 17: on every variant)."""
     table = Table(variant)
     table.start({0: QUIET + "1m", 1: READY_ON_7P}, draws=["7p"], tail=tail_for(variant))
-    harbin_win_with(table)
+    chow_ready_and_win(table)
     assert table.last(ev.HandSettled).level_scores == (-1, 3, -1, -1)
 
 
@@ -150,7 +138,7 @@ def test_when_a_seat_left_the_leaver_loses_three_and_nobody_else_scores(variant:
     table = Table(variant)
     table.start({0: QUIET + "1m", 1: READY_ON_7P}, draws=["7p"], tail=tail_for(variant))
     table.do(LeaveTable(seat=3))
-    harbin_win_with(table)
+    chow_ready_and_win(table)
     settled = table.last(ev.HandSettled)
     assert table.last(ev.HandWon).wins[0].seat == 1 and sum(settled.payments) == 0
     assert settled.level_scores == (0, 0, 0, -3)

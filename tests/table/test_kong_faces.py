@@ -11,25 +11,7 @@ import pytest
 from events import hand as ev
 from services.rules.table.redact import event_for
 
-from .builders import BAO_VARIANTS, VARIANTS, Table, play_out, tail_for
-
-
-def _concealed_kong(variant: str) -> Table:
-    """Seat 0 kongs 1111m face down before it is open; seat 2 will throw 9p, which seat 0 may 碰."""
-    table = Table(variant)
-    hands = {
-        0: "1111m234p567s99p8s7z",
-        1: "345m678m2m2p45p3s6s9s",
-        2: "9p",
-        3: "33m678m333p1s2s4s5s",
-    }
-    table.start(
-        hands,
-        draws=["5z" if variant not in BAO_VARIANTS else "8m", "9p"],
-        tail=tail_for(variant, ["6m"]),
-    )
-    table.kong(0, "1m")
-    return table
+from .builders import VARIANTS, Table, concealed_kong_before_opening, play_out
 
 
 def _open_seat_zero(table: Table) -> list[ev.DomainEvent]:
@@ -56,7 +38,7 @@ def _as_seen(table: Table, viewer: int, kind: type) -> list[dict]:
 
 
 def test_mudanjiang_turns_a_concealed_kong_face_up_in_the_stream_when_its_seat_opens() -> None:
-    table = _concealed_kong("mudanjiang")
+    table = concealed_kong_before_opening("mudanjiang")
     events = _open_seat_zero(table)
     shown = table.of_type(ev.ConcealedKongsShown, events)
     assert [(e.seat, e.tiles) for e in shown] == [(0, ("1m",))]
@@ -67,7 +49,7 @@ def test_mudanjiang_turns_a_concealed_kong_face_up_in_the_stream_when_its_seat_o
 
 
 def test_harbin_keeps_a_concealed_kong_face_down_in_the_stream_after_its_seat_opens() -> None:
-    table = _concealed_kong("harbin")
+    table = concealed_kong_before_opening("harbin")
     _open_seat_zero(table)
     assert not table.of_type(ev.ConcealedKongsShown)
     for viewer in (1, 2, 3):
@@ -76,7 +58,7 @@ def test_harbin_keeps_a_concealed_kong_face_down_in_the_stream_after_its_seat_op
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_concealed_kong_still_face_down_is_turned_up_when_the_hand_ends(variant: str) -> None:
-    table = _concealed_kong(variant)
+    table = concealed_kong_before_opening(variant)
     play_out(table)
     shown = table.of_type(ev.ConcealedKongsShown)
     assert [(e.seat, e.tiles) for e in shown] == [(0, ("1m",))]
@@ -84,7 +66,7 @@ def test_every_concealed_kong_still_face_down_is_turned_up_when_the_hand_ends(va
 
 
 def test_mudanjiang_does_not_show_a_kong_twice_at_the_end() -> None:
-    table = _concealed_kong("mudanjiang")
+    table = concealed_kong_before_opening("mudanjiang")
     _open_seat_zero(table)
     play_out(table)
     assert len(table.of_type(ev.ConcealedKongsShown)) == 1

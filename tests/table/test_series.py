@@ -21,7 +21,6 @@ def bao_win(variant: str, table: Table | None = None, dealer: int = 0) -> Table:
         table.start(
             {0: QUIET + "1m", 1: READY_ON_7P}, draws=["7p"], tail=tail_for(variant), dealer=0
         )
-        table.discard(0, "1m")
     else:  # seat 1 deals: it throws 2s first, seat 0 throws 1m on its turn
         table.start(
             {1: READY_ON_7P + "2s", 0: QUIET[:-2] + "1m"},
@@ -32,7 +31,14 @@ def bao_win(variant: str, table: Table | None = None, dealer: int = 0) -> Table:
         table.play(1, "2s")
         table.play(2, "8p")
         table.play(3, "8p")
-        table.discard(0, "1m")
+    chow_ready_and_win(table)
+    assert table.last(ev.HandWon).wins[0].seat == 1
+    return table
+
+
+def chow_ready_and_win(table: Table) -> None:
+    """Seat 0 throws 1m; seat 1 吃s it, declares 听 on 7p and wins on seat 2's 7p."""
+    table.discard(0, "1m")
     table.pass_all(but=[1])
     table.chow(1, "23m")
     table.discard(1, "9m", ready="plain")
@@ -40,8 +46,6 @@ def bao_win(variant: str, table: Table | None = None, dealer: int = 0) -> Table:
     table.discard(2, "7p")
     table.pass_all(but=[1])
     table.win(1)
-    assert table.last(ev.HandWon).wins[0].seat == 1
-    return table
 
 
 def test_harbin_a_winner_who_is_not_the_dealer_deals_next() -> None:

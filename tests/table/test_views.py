@@ -12,7 +12,7 @@ from services.rules.table.redact import event_for
 from services.rules.table.views import player_view
 from services.rules.tiles import to_string
 
-from .builders import BAO_VARIANTS, STD, VARIANTS, Table, play_out, tail_for
+from .builders import STD, VARIANTS, Table, concealed_kong_before_opening, play_out, tail_for
 
 
 def std(variant: str, **kwargs) -> Table:
@@ -79,27 +79,9 @@ def test_every_hand_is_laid_open_when_the_hand_ends(variant: str) -> None:
 
 
 # -- 暗杠 ----------------------------------------------------------------------------------------
-def _concealed_kong_then_open(variant: str) -> Table:
-    """Seat 0 kongs 1111m face down, then pongs seat 2's 9p (so it is open)."""
-    table = Table(variant)
-    hands = {
-        0: "1111m234p567s99p8s7z",
-        1: "345m678m2m2p45p3s6s9s",
-        2: "9p",
-        3: "33m678m333p1s2s4s5s",
-    }
-    table.start(
-        hands,
-        draws=["5z" if variant not in BAO_VARIANTS else "8m", "9p"],
-        tail=tail_for(variant, ["6m"]),
-    )
-    table.kong(0, "1m")
-    return table
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_concealed_kong_is_face_down_to_the_other_seats(variant: str) -> None:
-    table = _concealed_kong_then_open(variant)
+    table = concealed_kong_before_opening(variant)
     assert table.view(0)["hand"]["seats"][0]["melds"][0]["tiles"] == "1111m"
     for viewer in (1, 2, 3, None):
         meld = table.view(viewer)["hand"]["seats"][0]["melds"][0]
@@ -117,7 +99,7 @@ def _open_seat_zero(table: Table) -> None:
 
 def test_mudanjiang_shows_a_concealed_kong_once_its_owner_is_open() -> None:
     """Decision 4, ``000``: 开门后暗杠也要亮明."""
-    table = _concealed_kong_then_open("mudanjiang")
+    table = concealed_kong_before_opening("mudanjiang")
     _open_seat_zero(table)
     for viewer in (1, 2, 3, None):
         assert table.view(viewer)["hand"]["seats"][0]["melds"][0]["tiles"] == "1111m"
@@ -126,7 +108,7 @@ def test_mudanjiang_shows_a_concealed_kong_once_its_owner_is_open() -> None:
 @pytest.mark.parametrize("variant", ["harbin", "shandong", "shanghai", "tanggu"])
 def test_other_variants_keep_a_concealed_kong_face_down_until_the_hand_ends(variant: str) -> None:
     """Decision 4, for 哈尔滨 ``001``: 碰或杠牌后必须亮明暗杠除外 (opened or not)."""
-    table = _concealed_kong_then_open(variant)
+    table = concealed_kong_before_opening(variant)
     _open_seat_zero(table)
     for viewer in (1, 2, 3, None):
         assert table.view(viewer)["hand"]["seats"][0]["melds"][0]["tiles"] is None
