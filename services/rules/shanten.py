@@ -116,12 +116,9 @@ def regular_shanten(counts: Sequence[int], melds: int = 0) -> int:
 
 
 def seven_pairs_shanten(counts: Sequence[int]) -> int:
-    pairs = kinds = 0
-    for c in counts[:NUM_KINDS]:
-        if c:
-            kinds += 1
-            if c >= 2:
-                pairs += 1
+    natural = list(counts[:NUM_KINDS])
+    kinds = NUM_KINDS - natural.count(0)
+    pairs = kinds - natural.count(1)  # kinds held at least twice
     return 6 - pairs + max(0, 7 - kinds)
 
 

@@ -186,8 +186,9 @@ def _seven_pairs_waits(
     counts: Sequence[int], wild: int, quad_as_two_pairs: bool = True
 ) -> list[Tile]:
     """七对 waits: the kinds whose copy leaves no more odd kinds than wildcards can pair."""
-    if sum(counts[:NUM_KINDS]) + wild != 13:
-        return []
+    natural = counts[:NUM_KINDS]
+    if sum(natural) + wild != 13 or NUM_KINDS - natural.count(0) > 7:
+        return []  # 13 tiles with at most wild + 1 odd kinds are at most seven kinds
     odd = {t for t in range(NUM_KINDS) if counts[t] % 2}
     if len(odd) > wild + 1:
         return []  # one more tile fixes one odd kind; the wildcards pair the rest or nothing

@@ -7,6 +7,7 @@ from services.rules.table import settle
 from services.rules.table.state import Claim, ClaimWindow, HandState, TableState
 from services.rules.table.walls import replacement_available
 from services.rules.table.winning import (
+    can_win,
     declarable_discards,
     may_declare_ready,
     melds_after_kong,
@@ -26,15 +27,13 @@ def chow_options(tile: Tile, concealed: tuple[Tile, ...]) -> list[tuple[Tile, Ti
     if tile >= 27:
         return []
     rank = tile % 9
-    held = set(concealed)
     found = []
-    for start in (rank - 2, rank - 1, rank):
-        if start < 0 or start + 2 > 8:
-            continue
-        run = [tile - rank + start + i for i in range(3)]
-        a, b = (t for t in run if t != tile)
-        if a in held and b in held:
-            found.append((a, b))
+    if rank >= 2 and tile - 2 in concealed and tile - 1 in concealed:
+        found.append((tile - 2, tile - 1))
+    if 1 <= rank <= 7 and tile - 1 in concealed and tile + 1 in concealed:
+        found.append((tile - 1, tile + 1))
+    if rank <= 6 and tile + 1 in concealed and tile + 2 in concealed:
+        found.append((tile + 1, tile + 2))
     return found
 
 
@@ -72,7 +71,11 @@ def claim_options(
     config = variant.config
     seat = hand.seat(seat_index)
     kinds: list[str] = []
-    if settle.may_win(table, hand, settle.WinClaim(seat_index, tile, False, from_seat, robbing)):
+    # every seat is asked on every discard and most cannot win on it: the shape test first,
+    # before the scorer's context is built
+    if can_win(variant, hand, seat_index, tile, False) and settle.may_win(
+        table, hand, settle.WinClaim(seat_index, tile, False, from_seat, robbing)
+    ):
         kinds.append("win")
     if robbing or not variant.wildcards.discard_claimable(hand, tile):
         return tuple(kinds)

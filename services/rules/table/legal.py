@@ -30,9 +30,12 @@ from services.rules.table.commands import (
 from services.rules.table.decide import _route
 from services.rules.table.guards import CommandRejected
 from services.rules.table.state import SeatState, TableState
-from services.rules.table.winning import declarable_discards
+from services.rules.table.turn import DRAGONS, WINDS
+from services.rules.table.winning import can_win, declarable_discards
 from services.rules.tiles import Tile, name
 from services.rules.variants.base import ReadyMode
+
+_HONOUR_KONGS = (("dragons", DRAGONS), ("winds", WINDS))
 
 
 def accepted(table: TableState, command: Command) -> bool:
@@ -62,9 +65,11 @@ def _made(kind: type[Command], fields: tuple[tuple[str, Any], ...]) -> Command:
 
 def _kong_tiles(me: SeatState) -> list[Tile]:
     """Tiles an 暗杠 or 补杠 could be made of: four held, or one held beside its 碰."""
-    held = me.hand
-    pongs = {m.tile for m in me.melds if m.kind == "pong"}
-    return sorted(t for t in set(held) if held.count(t) == 4 or t in pongs)
+    held = sorted(me.hand)
+    found = {a for a, b in zip(held, held[3:], strict=False) if a == b}
+    if me.melds:
+        found.update(m.tile for m in me.melds if m.kind == "pong" and m.tile in held)
+    return sorted(found)
 
 
 def _claim_candidates(table: TableState, seat: int, me: SeatState) -> list[Command]:
@@ -110,25 +115,40 @@ def _other_candidates(table: TableState, seat: int) -> tuple[list[Command], list
         return _claim_candidates(table, seat, me), []
     config = table.variant.config
     found: list[Command] = []
-    if config.honour_kongs:
-        found += [_make(DeclareHonourKong, seat=seat, honours=h) for h in ("dragons", "winds")]
+    if config.honour_kongs:  # 风头杠: offered to a seat holding the honours (the rest: the handler)
+        found += [
+            _make(DeclareHonourKong, seat=seat, honours=h)
+            for h, honours in _HONOUR_KONGS
+            if all(t in me.hand for t in honours)
+        ]
     if hand.step != "discard" or seat != hand.turn:
         return found, []
-    found.append(_make(DeclareWin, seat=seat))
-    found += [_make(Kong, seat=seat, tile=name(t)) for t in _kong_tiles(me)]
-    if hand.wildcards:
+    held = me.hand
+    kinds = sorted(set(held))
+    # 自摸 is put to the handler only when the drawn tile completes the hand by shape, which
+    # the handler (through settle.may_win) requires first; most turns it does not
+    if me.drawn is not None and can_win(table.variant, hand, seat, me.drawn, True):
+        found.append(_make(DeclareWin, seat=seat))
+    if len(kinds) <= len(held) - 3 or me.melds:  # room for four of a kind, or a 碰 to add to
+        found += [_make(Kong, seat=seat, tile=name(t)) for t in _kong_tiles(me)]
+    if me.drawn in hand.wildcards:  # 上大台 sets a drawn 混 aside
         found.append(_make(RaiseWildPair, seat=seat))
     can_ready = (
         set()
         if me.ready is not None
-        else declarable_discards(config, me.hand, me.melds, hand.wildcards)
+        else declarable_discards(config, held, me.melds, hand.wildcards)
     )
-    plain: list[Command] = []
-    for t in sorted(set(me.hand)):
-        plain.append(_discard(seat, name(t), None))
-        if t in can_ready:
-            found += [_discard(seat, name(t), mode) for mode in config.ready_modes]
+    plain = [_plain_discard(seat, t) for t in kinds]
+    if can_ready:
+        for t in kinds:
+            if t in can_ready:
+                found += [_discard(seat, name(t), mode) for mode in config.ready_modes]
     return found, plain
+
+
+@cache
+def _plain_discard(seat: int, t: Tile) -> Command:
+    return _discard(seat, name(t), None)
 
 
 def legal_commands(table: TableState, seat: int) -> list[Command]:

@@ -42,9 +42,11 @@ def replace_flower(seat: SeatState, flower: Tile, replacement: Tile) -> SeatStat
 
 
 def discard(seat: SeatState, tile: Tile, ready: ReadyMode | None, is_wildcard: bool) -> SeatState:
+    # 摸打 (the drawn tile straight out) leaves the sorted concealed tiles as they are
+    concealed = seat.concealed if tile == seat.drawn else tuple(sorted(_remove(seat.hand, (tile,))))
     return patch(
         seat,
-        concealed=tuple(sorted(_remove(seat.hand, (tile,)))),
+        concealed=concealed,
         drawn=None,
         discards=seat.discards + (tile,),
         ready=ready if ready is not None else seat.ready,

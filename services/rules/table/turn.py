@@ -41,7 +41,7 @@ def discard(table: TableState, cmd: DiscardTile) -> list[DomainEvent]:
     config = table.variant.config
     seat = hand.seat(cmd.seat)
     t = tile(cmd.tile)
-    if t not in seat.hand:
+    if t != seat.drawn and t not in seat.concealed:
         raise refuse(f"seat {cmd.seat} does not hold {cmd.tile}")
     if seat.ready is not None:
         if cmd.ready is not None:
