@@ -84,9 +84,9 @@ def visible_copies(config: VariantConfig, hand: HandState, t: int) -> int:
     count = 0
     for seat in hand.seats:
         count += seat.discards.count(t)
-        hidden = face_down_kongs(config, seat)
         for meld in seat.melds:
-            if meld.kind != "concealed_kong" or meld.tile not in hidden:
+            # asked at every step in the 宝 variants: who sees an 暗杠 only when there is one
+            if meld.kind != "concealed_kong" or meld.tile not in face_down_kongs(config, seat):
                 count += meld.tiles.count(t)
     return count
 
