@@ -65,13 +65,8 @@ def _suit_splits(key: tuple[int, ...]) -> tuple[Split, ...]:
 
 
 def _honour_split(counts: Sequence[int]) -> Split:
-    sets = pairs = 0
-    for c in counts[27:34]:
-        if c >= 3:
-            sets += 1
-        elif c == 2:
-            pairs += 1
-    return (sets, 0, pairs)
+    honours = counts[27:34]
+    return (honours.count(3) + honours.count(4), 0, honours.count(2))
 
 
 def _combine(

@@ -65,6 +65,8 @@ def _present(table: TableState, seat: int) -> Presence:
 def check_seat_plays(table: TableState, command: Command) -> list[DomainEvent]:
     """A seat's own move: refused when it left or dropped; in 超时托管 it ends the 托管 (the
     player is back), which the events then say first."""
+    if table.presence == ALL_PRESENT and table.opened:
+        return []  # every seat at the table and playing itself: nothing to refuse or end
     seat = getattr(command, "seat", None)
     if not isinstance(command, PLAY_COMMANDS) or not isinstance(seat, int):
         return []

@@ -17,6 +17,10 @@ from services.rules.variants import Variant, VariantConfig
 def split_wild(tiles: Iterable[Tile], wildcards: frozenset[Tile]) -> tuple[list[int], int]:
     """Counts of the natural tiles, and how many wildcards stand apart."""
     counts = [0] * NUM_KINDS
+    if not wildcards:  # four variants of five, and every hand of them: nothing to set apart
+        for t in tiles:
+            counts[t] += 1
+        return counts, 0
     wild = 0
     for t in tiles:
         if t in wildcards:
