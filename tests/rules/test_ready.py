@@ -202,3 +202,9 @@ def test_seven_pairs_are_complete_only_where_the_variant_counts_them() -> None:
     hand = parse_tiles("1133557799m1122p")
     assert complete_hand(get_variant("shandong"), hand)
     assert not complete_hand(get_variant("shanghai"), hand)
+
+
+def test_harbin_wins_only_on_four_sets_and_a_pair_never_on_seven_pairs() -> None:
+    """001: 胡牌组合只考虑只上几种其他特殊组合均不考虑."""
+    assert not complete_hand(get_variant("harbin"), parse_tiles("1133557799m1122p"))
+    assert complete_hand(get_variant("harbin"), parse_tiles("111333555777m22p"))

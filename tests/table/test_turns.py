@@ -116,6 +116,16 @@ def test_a_chow_with_tiles_that_make_no_run_is_refused(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_a_chow_never_joins_nine_to_one(variant: str) -> None:
+    """003: …构成筒、条、万的三张连续牌（…“九”和“一”不连）: 9p with 12p is no run."""
+    table = std_table(variant)
+    events = table.discard(0, "9p")  # seat 1 holds 1p 2p, and nobody may 碰 9p
+    assert [type(e) for e in events] == [ev.TileDiscarded, ev.TileDrawn]  # no claim window
+    assert events[1].seat == 1
+    assert table.refuse(Chow(seat=1, tiles=("1p", "2p")))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_a_pong_beats_a_chow_on_the_same_discard(variant: str) -> None:
     table = std_table(variant)
     table.discard(0, "2m")
