@@ -9,7 +9,7 @@ from services.rules.table.commands import DeclareWin, DiscardTile, Kong
 from services.rules.table.walls import drawable
 from services.rules.tiles import names, tile, to_string
 
-from .builders import Table, head_draws, play_out
+from .builders import STD, Table, head_draws, play_out, tail_for
 
 DEALER = "147p258s369p6z7z3s9s"  # 13; the 14th is the tile seat 0 throws first
 WAITS_5P_1 = "123m789m789s11z46p"  # seat 1: waits on 5p
@@ -255,7 +255,10 @@ def test_shandong_no_kong_is_possible_on_the_last_draw() -> None:
     table = Table("shandong")
     table.start({0: DEALER + "1m", 3: "555p"}, draws=[None] * 78 + ["5p"])
     play_out(table, until=lambda t: head_draws(t) == 79 and t.hand.step == "discard")
-    assert drawable(table.state.variant.config, table.hand) == 0 and table.drawn(table.hand.turn) == "5p"
+    assert (
+        drawable(table.state.variant.config, table.hand) == 0
+        and table.drawn(table.hand.turn) == "5p"
+    )
     assert table.hand.turn == 3
     assert "no tile is left" in table.refuse(Kong(seat=3, tile="5p"))
 
@@ -367,3 +370,16 @@ def _self_drawn_share(won: ev.Win) -> int:
 
 def _only(payer: int, winner: int, amount: int) -> tuple[int, ...]:
     return tuple(-amount if s == payer else amount if s == winner else 0 for s in range(4))
+
+
+def test_shandong_a_drawn_hand_pays_nothing_for_its_kongs() -> None:
+    """002: 荒庄 … 本局所有杠分无效 (decision 8: a kong is paid only as 花 of a win)."""
+    table = Table("shandong")
+    hands = {**STD, 0: "1111m234p567s99p8s7z", 1: "345m678m2m2p45p3s6s9s"}
+    table.start(hands, draws=["9m", "1p", "6p", "3s"], tail=tail_for("shandong", ["6m"]))
+    table.kong(0, "1m")
+    play_out(table)
+    assert table.of_type(ev.KongDeclared) and table.of_type(ev.HandDrawn)
+    assert not table.of_type(ev.HandWon)
+    settled = table.last(ev.HandSettled)
+    assert settled.payments == settled.hand_payments == (0, 0, 0, 0)
