@@ -60,13 +60,17 @@ def until_the_bot_would(bots: Bots, state: TableState, kind: type[Command]) -> T
     return bots.play_until(state, lambda s: isinstance(bots.next_command(s), kind))
 
 
+def about_to(store: EventStore, kind: type[Command]) -> tuple[TableService, Bots, Command]:
+    """A first server that opened t1 and played it until its bot's next command is a ``kind``."""
+    first = TableService(store)
+    bots = Bots(first)
+    return first, bots, bots.next_command(until_the_bot_would(bots, opened(first), kind))
+
+
 def test_a_retry_decided_on_a_later_table_gets_the_first_result_and_caches_nothing_of_its_own(
     store: EventStore,
 ) -> None:
-    first = TableService(store)
-    bots = Bots(first)
-    state = until_the_bot_would(bots, opened(first), PassClaim)
-    passing = bots.next_command(state)
+    first, bots, passing = about_to(store, PassClaim)
 
     def first_delivery_then_the_table_moves_on() -> None:
         # The first delivery commits, and play goes on until the same pass is legal again:
@@ -89,10 +93,7 @@ def test_a_retry_decided_on_a_later_table_gets_the_first_result_and_caches_nothi
 def test_a_retry_refused_by_the_table_the_first_delivery_left_gets_the_first_result(
     store: EventStore,
 ) -> None:
-    first = TableService(store)
-    bots = Bots(first)
-    state = until_the_bot_would(bots, opened(first), DiscardTile)
-    discard = bots.next_command(state)
+    first, bots, discard = about_to(store, DiscardTile)
 
     def first_delivery() -> None:
         assert isinstance(first.handle("t1", discard, command_id="the-discard"), Accepted)
@@ -106,10 +107,7 @@ def test_a_retry_refused_by_the_table_the_first_delivery_left_gets_the_first_res
 
 
 def test_a_timer_s_retry_after_the_table_moved_on_gets_the_first_result(store: EventStore) -> None:
-    first = TableService(store)
-    bots = Bots(first)
-    state = until_the_bot_would(bots, opened(first), DiscardTile)
-    discard = bots.next_command(state)
+    first, bots, discard = about_to(store, DiscardTile)
     version = store.stream_version("t1")
 
     def first_delivery() -> None:
@@ -125,10 +123,7 @@ def test_a_timer_s_retry_after_the_table_moved_on_gets_the_first_result(store: E
 def test_a_retry_whose_append_meets_the_first_delivery_caches_only_what_the_store_holds(
     store: EventStore,
 ) -> None:
-    first = TableService(store)
-    bots = Bots(first)
-    state = until_the_bot_would(bots, opened(first), DiscardTile)
-    discard = bots.next_command(state)
+    first, bots, discard = about_to(store, DiscardTile)
 
     def first_delivery_and_two_more_moves() -> None:
         after = first.handle("t1", discard, command_id="the-discard")
