@@ -24,6 +24,8 @@ Contract (``EventStore``), the same for SQLite and PostgreSQL:
   ``after_position`` is readable, False on timeout.
 * Snapshots are an optimisation only: ``delete_snapshots()`` changes no answer.
 * Sealed seeds (see ``events.fairness``) live in their own table, never in a stream.
+* ``timers``: an append may replace the stream's durable timers in its own transaction;
+  see ``events.store.timers``.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from events.envelope import (
     utc_now,
 )
 from events.hashchain import event_hash
+from events.store.timers import Timer
 
 
 class StoreError(Exception):
@@ -109,6 +112,7 @@ class EventStore(Protocol):
         events: Sequence[NewEvent],
         command_id: str | None = None,
         command: JSONDict | None = None,
+        timers: Sequence[Timer] | None = None,
     ) -> list[RecordedEvent]: ...
 
     def find_command(

@@ -23,6 +23,7 @@ from events.hashchain import (
     event_hash_json,
     format_time,
 )
+from events.store.timers import Timer
 
 SCALAR_EVENTS = 8  # batches up to this size travel as scalar parameters
 MANY = SCALAR_EVENTS + 1  # the statement for larger batches (a JSON array)
@@ -35,7 +36,26 @@ ROW_COLUMNS = (
 )
 
 
-def append_sql(count: int, with_command: bool) -> str:
+def timer_steps(source: str) -> list[str]:
+    """The CTEs that make the stream's timer rows the batch's ``timers`` (a JSON array of
+    {key, seconds, command}), run only if the append is accepted (``source`` yields a row):
+    keys not named are removed, new keys are due ``seconds`` after this transaction began,
+    and a key named again keeps its row (its due time and lease). A new row wakes the
+    timekeepers (``pg_notify`` in RETURNING: it runs once per inserted row, and NOTIFY is
+    delivered at commit, so a rolled-back append wakes nobody)."""
+    keys = "json_to_recordset(%(timers)s::json) AS k(key text)"
+    rows = "json_to_recordset(%(timers)s::json) AS y(key text, seconds float8, command json)"
+    return [
+        f"tx AS (DELETE FROM timers t USING {source} WHERE t.stream_id = %(stream)s::text"
+        f" AND NOT EXISTS (SELECT 1 FROM {keys} WHERE k.key = t.timer_key))",
+        "tn AS (INSERT INTO timers (stream_id, timer_key, due_at, command)"
+        " SELECT %(stream)s::text, y.key, now() + make_interval(secs => y.seconds), y.command"
+        f" FROM {source}, {rows} ON CONFLICT (stream_id, timer_key) DO NOTHING"
+        " RETURNING pg_notify(%(timer_channel)s::text, ''))",
+    ]
+
+
+def append_sql(count: int, with_command: bool, with_timers: bool = False) -> str:
     """The append statement for ``count`` events (``MANY``: any number, as a JSON array).
 
     ``ok`` takes the lock, then yields one row if the stream continues from
@@ -73,6 +93,8 @@ def append_sql(count: int, with_command: bool) -> str:
             f" %(expected)s::int + {last} FROM ok RETURNING 1 AS ok)"
         )
         source = "cm"
+    if with_timers:
+        steps += timer_steps(source)
     command = "%(command_id)s::text, %(command)s::json"
     notify = "(SELECT pg_notify(%(channel)s::text, ''))"
     if count == 0:
@@ -123,9 +145,9 @@ class Statement:
 
     __slots__ = ("name", "names", "positional", "text")
 
-    def __init__(self, count: int, with_command: bool) -> None:
-        self.text = append_sql(count, with_command)
-        self.name = f"paiju_append_{count}_{int(with_command)}".encode()
+    def __init__(self, count: int, with_command: bool, with_timers: bool = False) -> None:
+        self.text = append_sql(count, with_command, with_timers)
+        self.name = f"paiju_append_{count}_{int(with_command)}{int(with_timers)}".encode()
         self.names: list[str] = []
 
         def number(match: re.Match[str]) -> str:
@@ -136,7 +158,12 @@ class Statement:
         self.positional = re.sub(r"%\((\w+)\)s", number, self.text).encode()
 
 
-APPEND_SQL = {(n, c): Statement(n, c) for n in range(MANY + 1) for c in (False, True)}
+APPEND_SQL = {
+    (n, c, t): Statement(n, c, t)
+    for n in range(MANY + 1)
+    for c in (False, True)
+    for t in (False, True)
+}
 SETTLE = (
     "SELECT c.stream_id, c.digest, c.first_version, c.last_version, h.version, h.hash"
     " FROM (SELECT 1) AS one"
@@ -161,6 +188,7 @@ class Batch:
         "expected_version",
         "payloads",
         "stream_id",
+        "timers_json",
     )
 
     def __init__(
@@ -170,6 +198,7 @@ class Batch:
         events: Sequence[NewEvent],
         command_id: str | None,
         command: JSONDict | None,
+        timers: Sequence[Timer] | None = None,
     ) -> None:
         self.stream_id = stream_id
         self.expected_version = expected_version
@@ -181,6 +210,13 @@ class Batch:
             None if command_id is None else command_digest_json(stream_id, self.command_json)
         )
         self.payloads = [canonical_json(e.payload) for e in events]
+        self.timers_json = (
+            None
+            if timers is None
+            else compact_json(
+                [{"key": t.key, "seconds": t.seconds, "command": t.command} for t in timers]
+            )
+        )
 
     def chain(self, prev_hash: str) -> list[Link]:
         """Each event's time, texts and hashes, chained after ``prev_hash``."""

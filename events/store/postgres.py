@@ -79,11 +79,13 @@ from events.store.pg_append import (
     Statement,
     pg_error,
 )
+from events.store.pg_timers import PostgresTimers
+from events.store.timers import Timer, check_timers
 
 Row = tuple[Any, ...]
 
 
-class PostgresEventStore:
+class PostgresEventStore(PostgresTimers):
     def __init__(
         self,
         conninfo: str,
@@ -104,6 +106,8 @@ class PostgresEventStore:
         self._listen_lock = threading.Lock()
         self._listener: psycopg.Connection[Row] | None = None
         self._channel = f"paiju_events:{schema}"
+        self.timer_channel = f"paiju_timers:{schema}"
+        self._init_timers()
         # Appends use one more connection, of their own, outside the pool (no checkout
         # per command); a thread that finds it busy takes one from the pool instead.
         self._append_lock = threading.Lock()
@@ -130,6 +134,7 @@ class PostgresEventStore:
                 self._append_conn.close()
                 self._append_conn = None
         self._pool.close()
+        self.close_timer_listener()
         with self._listen_lock:
             if self._listener is not None:
                 self._listener.close()
@@ -149,8 +154,10 @@ class PostgresEventStore:
         events: Sequence[NewEvent],
         command_id: str | None = None,
         command: JSONDict | None = None,
+        timers: Sequence[Timer] | None = None,
     ) -> list[RecordedEvent]:
         check_append_args(stream_id, expected_version, command_id)
+        check_timers(stream_id, timers)
         prev_hash = (
             GENESIS_HASH
             if expected_version == 0
@@ -159,7 +166,14 @@ class PostgresEventStore:
         if not self._append_lock.acquire(blocking=False):
             with self._pool.connection() as pooled:
                 return self._append(
-                    pooled, stream_id, expected_version, prev_hash, events, command_id, command
+                    pooled,
+                    stream_id,
+                    expected_version,
+                    prev_hash,
+                    events,
+                    command_id,
+                    command,
+                    timers,
                 )
         try:
             conn = self._append_conn
@@ -172,7 +186,7 @@ class PostgresEventStore:
                 self._append_conn = conn
                 self._encoding = conn.info.encoding
             return self._append(
-                conn, stream_id, expected_version, prev_hash, events, command_id, command
+                conn, stream_id, expected_version, prev_hash, events, command_id, command, timers
             )
         finally:
             self._append_lock.release()
@@ -186,11 +200,12 @@ class PostgresEventStore:
         events: Sequence[NewEvent],
         command_id: str | None,
         command: JSONDict | None,
+        timers: Sequence[Timer] | None = None,
     ) -> list[RecordedEvent]:
         # The canonical JSON of the command and of each payload is written as is and
         # spliced into the hashed content (events.hashchain.event_hash_json).
         try:  # a text that is not UTF-8 fails as it is hashed or encoded, before it is sent
-            batch = Batch(stream_id, expected_version, events, command_id, command)
+            batch = Batch(stream_id, expected_version, events, command_id, command, timers)
             for _attempt in range(ATTEMPTS):
                 if prev_hash is None:
                     settled = self._settle(
@@ -223,6 +238,8 @@ class PostgresEventStore:
             "digest": batch.digest,
             "command": None if batch.command is None else batch.command_json,
             "count": f"{count:d}",
+            "timers": batch.timers_json,
+            "timer_channel": self.timer_channel,
         }
         if count == 1:
             e = batch.events[0]
@@ -251,7 +268,9 @@ class PostgresEventStore:
                 params[f"hash_{i}"] = link.hash
         else:
             params["events"] = batch.events_json(links)
-        statement = APPEND_SQL[min(count, MANY), batch.command_id is not None]
+        statement = APPEND_SQL[
+            min(count, MANY), batch.command_id is not None, batch.timers_json is not None
+        ]
         try:
             if conn is self._append_conn:
                 rows = self._run(conn, statement, params)

@@ -41,6 +41,8 @@ from events.store.base import (
     unencodable,
 )
 from events.store.migrations import migrate_sqlite
+from events.store.sqlite_timers import SqliteTimers, replace_timers, timer_wakeup_for
+from events.store.timers import Timer, check_timers
 
 _WAKEUPS: dict[str, threading.Condition] = {}
 _WAKEUPS_LOCK = threading.Lock()
@@ -72,7 +74,7 @@ def _decode(row: sqlite3.Row | tuple[Any, ...]) -> RecordedEvent:
     return row_to_event(values)
 
 
-class SqliteEventStore:
+class SqliteEventStore(SqliteTimers):
     def __init__(
         self, path: str | Path, *, busy_timeout: float = 30.0, poll_interval: float = 0.05
     ) -> None:
@@ -83,6 +85,7 @@ class SqliteEventStore:
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self._appended = _wakeup_for(self.path)
+        self._timers_woken = timer_wakeup_for(self.path)
         migrate_sqlite(self._conn())
 
     # -- connections -------------------------------------------------------
@@ -129,8 +132,11 @@ class SqliteEventStore:
         events: Sequence[NewEvent],
         command_id: str | None = None,
         command: JSONDict | None = None,
+        timers: Sequence[Timer] | None = None,
     ) -> list[RecordedEvent]:
         check_append_args(stream_id, expected_version, command_id)
+        check_timers(stream_id, timers)
+        new_timer = False
         try:
             digest = command_digest(stream_id, command)
         except UnicodeEncodeError as error:
@@ -198,6 +204,8 @@ class SqliteEventStore:
                         format_time(utc_now()),
                     ),
                 )
+            if timers is not None:
+                new_timer = replace_timers(conn, stream_id, timers, time.time())
             conn.execute("COMMIT")
         except BaseException as exc:
             if conn.in_transaction:
@@ -210,6 +218,8 @@ class SqliteEventStore:
         if recorded:
             with self._appended:
                 self._appended.notify_all()
+        if new_timer:
+            self._wake_timekeepers()
         return recorded
 
     def find_command(

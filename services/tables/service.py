@@ -26,6 +26,7 @@ from services.tables import loader
 from services.tables.bounds import refusal
 from services.tables.codec import actor_of, command_record, to_new_event
 from services.tables.stream import SeatStream, StreamPage, read_page
+from services.tables.timers import table_timers
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,12 @@ class TableService:
                 continue  # another process sealed this hand's seed first: deal from that
             try:
                 recorded = self.store.append(
-                    table_id, loaded.version, drafts, command_id, command_record(sealed)
+                    table_id,
+                    loaded.version,
+                    drafts,
+                    command_id,
+                    command_record(sealed),
+                    timers=table_timers(state),
                 )
             except ConcurrencyError:
                 continue  # another process moved the table on: decide again

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+from pg_reset import empty_schema
 from psycopg import conninfo as pg_conninfo
 from psycopg import sql
 from store_kit import PG_DSN, StoreSpec
@@ -46,7 +47,8 @@ def spec(request: pytest.FixtureRequest, tmp_path: object) -> StoreSpec:
     schema = request.getfixturevalue("pg_schema")
     spec = StoreSpec("postgres", PG_DSN, schema)
     spec.open().close()  # migrate
-    spec.execute("TRUNCATE events, commands, snapshots, sealed_seeds RESTART IDENTITY")
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        empty_schema(conn, schema)
     return spec
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
+from pg_reset import empty_schema
 from psycopg import sql
 
 from events.store import open_store
@@ -48,11 +49,7 @@ def store_url(request: pytest.FixtureRequest, tmp_path: object) -> str:
     with contextlib.closing(open_store(url)):  # migrate, then start empty
         pass
     with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL(
-                "TRUNCATE {}.events, {}.commands, {}.snapshots, {}.sealed_seeds RESTART IDENTITY"
-            ).format(*[sql.Identifier(schema)] * 4)
-        )
+        empty_schema(conn, schema)
     return url
 
 

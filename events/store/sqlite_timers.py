@@ -1,0 +1,141 @@
+"""Durable timers on the embedded store (see ``events.store.timers`` for the contract).
+
+Times are Unix seconds. A claim runs under ``BEGIN IMMEDIATE`` (the database's one write
+lock), so two timekeepers, in threads or processes, never lease the same row. A timekeeper in
+the process that appended is woken at once (a condition per database file); one in another
+process finds new timers at its next look (``wait_for_timers`` returns at its timeout).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from events.envelope import check_id
+from events.store.timers import DueTimer, Timer
+
+_WAKEUPS: dict[str, threading.Condition] = {}
+_WAKEUPS_LOCK = threading.Lock()
+
+
+def timer_wakeup_for(path: str) -> threading.Condition:
+    key = os.path.realpath(path)
+    with _WAKEUPS_LOCK:
+        return _WAKEUPS.setdefault(key, threading.Condition())
+
+
+def _when(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+def replace_timers(
+    conn: sqlite3.Connection, stream_id: str, timers: Sequence[Timer], now: float
+) -> bool:
+    """Inside an append's transaction: the stream's timers become ``timers``; True if one is new."""
+    keys = [t.key for t in timers]
+    marks = ",".join("?" * len(keys))
+    conn.execute(
+        f"DELETE FROM timers WHERE stream_id = ? AND timer_key NOT IN ({marks})",
+        (stream_id, *keys),
+    )
+    added = False
+    for timer in timers:
+        cur = conn.execute(
+            "INSERT OR IGNORE INTO timers (stream_id, timer_key, due_at, command, created_at)"
+            " VALUES (?,?,?,?,?)",
+            (
+                stream_id,
+                timer.key,
+                now + timer.seconds,
+                json.dumps(timer.command, separators=(",", ":"), ensure_ascii=False),
+                now,
+            ),
+        )
+        added = added or cur.rowcount > 0
+    return added
+
+
+class SqliteTimers:
+    """Mixed into ``SqliteEventStore``: the timekeeper's side of the timers table."""
+
+    path: str
+    _timers_woken: threading.Condition
+    _conn: Callable[[], sqlite3.Connection]  # the store's connection for this thread
+
+    def claim_due_timers(self, limit: int = 100, lease: float = 10.0) -> list[DueTimer]:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            now = time.time()
+            rows = conn.execute(
+                "SELECT stream_id, timer_key, due_at, command, attempts FROM timers"
+                " WHERE due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
+                " ORDER BY due_at LIMIT ?",
+                (now, now, limit),
+            ).fetchall()
+            conn.executemany(
+                "UPDATE timers SET lease_until = ?, attempts = attempts + 1"
+                " WHERE stream_id = ? AND timer_key = ?",
+                [(now + lease, r[0], r[1]) for r in rows],
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return [
+            DueTimer(
+                r[0], r[1], _when(r[2]), json.loads(r[3]), r[4] + 1, _when(now), _when(now + lease)
+            )
+            for r in rows
+        ]
+
+    def seconds_to_next_timer(self) -> float | None:
+        """Seconds until the next row is claimable (0 if one is now); None if there is none."""
+        row = (
+            self._conn()
+            .execute("SELECT min(max(due_at, coalesce(lease_until, due_at))) FROM timers")
+            .fetchone()
+        )
+        return None if row[0] is None else max(0.0, float(row[0]) - time.time())
+
+    def wait_for_timers(self, timeout: float) -> bool:
+        """Wait until an append in this process adds a timer (True) or ``timeout`` passes."""
+        with self._timers_woken:
+            return self._timers_woken.wait(max(0.0, timeout))
+
+    def _wake_timekeepers(self) -> None:
+        with self._timers_woken:
+            self._timers_woken.notify_all()
+
+    def drop_timer(self, stream_id: str, key: str) -> bool:
+        check_id("stream_id", stream_id)
+        cur = self._conn().execute(
+            "DELETE FROM timers WHERE stream_id = ? AND timer_key = ?", (stream_id, key)
+        )
+        return cur.rowcount > 0
+
+    def timers_of(self, stream_id: str) -> list[DueTimer]:
+        check_id("stream_id", stream_id)
+        rows: list[Any] = (
+            self._conn()
+            .execute(
+                "SELECT stream_id, timer_key, due_at, command, attempts, lease_until FROM timers"
+                " WHERE stream_id = ? ORDER BY due_at, timer_key",
+                (stream_id,),
+            )
+            .fetchall()
+        )
+        now = time.time()
+        return [
+            DueTimer(
+                r[0], r[1], _when(r[2]), json.loads(r[3]), r[4], _when(now), _when(r[5] or 0.0)
+            )
+            for r in rows
+        ]

@@ -1,0 +1,65 @@
+"""A table's waits as the store's durable timers, and the command a due timer gives.
+
+Every append the service makes carries the table's waits after it (``deadlines``), so the
+store keeps one timer row per wait in the same transaction: a wait that goes on (same kind,
+seat and starting version) keeps its due time, a new one starts its clock, an ended one is
+removed. A due timer fires ``TimeOut`` with the version its wait began at and a command id
+made from the table and the timer's key, so a timer fired twice (two timekeepers, a lease
+that ran out) is recorded once, and one that fires after the seat acted is refused by the
+rules and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+from events.envelope import MAX_ID_CHARS, Actor
+from events.store.timers import DueTimer, Timer
+from services.rules.table import TableState
+from services.rules.table.deadlines import Deadline, deadlines
+from services.tables.codec import command_from_record, command_record
+
+if TYPE_CHECKING:
+    from services.tables.service import Accepted, Rejected, TableService
+
+
+def timer_key(deadline: Deadline) -> str:
+    """``turn:2:v41``: the wait, whose it is (``all`` for a claim window) and where it began.
+    A claim window keeps its key while seats answer, so its clock is not restarted."""
+    whose = "all" if deadline.wait == "claim" else str(deadline.seats[0])
+    return f"{deadline.wait}:{whose}:v{deadline.version}"
+
+
+def table_timers(table: TableState) -> list[Timer]:
+    """The timers a table needs now: one per wait it announces."""
+    return [
+        Timer(timer_key(d), float(d.seconds), command_record(d.timeout)) for d in deadlines(table)
+    ]
+
+
+def timeout_command_id(table_id: str, key: str) -> str:
+    """The one command id a timer fires under, however often it fires."""
+    command_id = f"timeout:{table_id}:{key}"
+    if len(command_id) <= MAX_ID_CHARS:
+        return command_id
+    digest = hashlib.sha256(f"{table_id}\0{key}".encode()).hexdigest()[:40]
+    return f"timeout:{key}:{digest}"
+
+
+def fire_timer(service: TableService, timer: DueTimer) -> Accepted | Rejected:
+    """Give the table the timeout a due timer carries, as the timer (``Actor.timer``).
+
+    The row goes with the append the timeout makes; if the timeout is refused (the wait is
+    over) or was recorded before (a second firing), nothing will replace the row, so it is
+    dropped here."""
+    command = command_from_record(timer.command)
+    result = service.handle(
+        timer.stream_id,
+        command,
+        actor=Actor.timer(),
+        command_id=timeout_command_id(timer.stream_id, timer.key),
+    )
+    if getattr(result, "state", None) is None:  # refused, or a second firing
+        service.store.drop_timer(timer.stream_id, timer.key)
+    return result

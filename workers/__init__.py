@@ -1,0 +1,1 @@
+"""The service's processes: the Celery app and its tasks, the timekeeper, the reactor."""

@@ -1,0 +1,90 @@
+"""守时 (the timekeeper): fires the durable timers that tables' appends leave in the store.
+
+A loop: claim the due timers (each leased to this timekeeper for ``lease`` seconds), fire
+each through the command path, then sleep until the next one is due, woken early when an
+append adds a timer (PostgreSQL ``LISTEN``; SQLite, a condition in this process) and never
+longer than ``max_sleep`` (a wake-up may be missed; the next look finds the row anyway).
+Any number of timekeepers may run at once: a row is leased to one of them, a lease that
+runs out (its timekeeper died) lets another fire it again, and firing twice is harmless (one
+command id per timer; the rules refuse a timeout for a wait that is over).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import structlog
+
+from events.store.timers import DueTimer, TimerStore
+
+log = structlog.get_logger("paiju.timekeeper")
+
+
+class Timekeeper:
+    def __init__(
+        self,
+        store: TimerStore,
+        fire: Callable[[DueTimer], object],
+        *,
+        batch: int = 100,
+        lease: float = 10.0,
+        max_sleep: float = 1.0,
+        threads: int = 4,
+    ) -> None:
+        self.store = store
+        self.fire = fire
+        self.batch = batch
+        self.lease = lease
+        self.max_sleep = max_sleep
+        self.threads = threads
+        self.fired = 0
+        self.failed = 0
+        self.beat = 0.0  # time.monotonic() of the last loop: a liveness heartbeat
+
+    def tick(self) -> int:
+        """Claim what is due and fire it; the number of timers fired."""
+        due = self.store.claim_due_timers(limit=self.batch, lease=self.lease)
+        if not due:
+            return 0
+        if len(due) == 1 or self.threads <= 1:
+            for timer in due:
+                self._fire_one(timer)
+        else:
+            with ThreadPoolExecutor(min(self.threads, len(due)), "timer") as pool:
+                list(pool.map(self._fire_one, due))
+        return len(due)
+
+    def _fire_one(self, timer: DueTimer) -> None:
+        try:
+            self.fire(timer)
+            self.fired += 1
+        except Exception:  # the lease runs out and the timer is tried again
+            self.failed += 1
+            log.exception(
+                "timer.failed", table_id=timer.stream_id, timer=timer.key, attempts=timer.attempts
+            )
+
+    def run(self, stop: threading.Event) -> None:
+        """Until ``stop`` is set. A store that fails (database down) is retried each second."""
+        log.info("timekeeper.started")
+        while not stop.is_set():
+            self.beat = time.monotonic()
+            try:
+                if self.tick() >= self.batch:
+                    continue
+                wait = self.store.seconds_to_next_timer()
+            except Exception:
+                log.exception("timekeeper.store_failed")
+                stop.wait(1.0)
+                continue
+            wait = self.max_sleep if wait is None else min(wait, self.max_sleep)
+            if wait > 0:
+                try:
+                    self.store.wait_for_timers(wait)
+                except Exception:
+                    log.exception("timekeeper.wait_failed")
+                    stop.wait(min(wait, 1.0))
+        log.info("timekeeper.stopped", fired=self.fired, failed=self.failed)
