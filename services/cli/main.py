@@ -155,6 +155,18 @@ def build_parser() -> Parser:
     imp.add_argument("file", help="the export file, or - for stdin")
     add_store_argument(imp)
     imp.set_defaults(run=_runner("log_cmd", "import_main"), writes=True)
+
+    webhooks = _sub(sub, "webhooks", "platform notifications: list deliveries, resend one")
+    from services.cli import webhooks_cmd
+
+    webhooks_cmd.add_arguments(webhooks)
+    webhooks.set_defaults(run=_runner("webhooks_cmd"), writes=True)
+
+    reactor = _sub(sub, "reactor", "run the reactor that sends platform notifications")
+    from services.cli import reactor_cmd
+
+    reactor_cmd.add_arguments(reactor)
+    reactor.set_defaults(run=_runner("reactor_cmd"), writes=True)
     return parser
 
 

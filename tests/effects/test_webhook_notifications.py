@@ -100,9 +100,11 @@ def test_a_reactor_stopped_between_the_outbox_write_and_the_dispatch_skips_none_
         keys = notified_keys(store)
         assert len(keys) == 12
         assert set(receiver.received) == keys and receiver.doubled() == 0
-        print(f"FAULT reactor restart: events={len(store.read_all(0, 100_000))} "
-              f"notified={len(keys)} delivered={len(receiver.received)} "
-              f"doubled={receiver.doubled()}")
+        print(
+            f"FAULT reactor restart: events={len(store.read_all(0, 100_000))} "
+            f"notified={len(keys)} delivered={len(receiver.received)} "
+            f"doubled={receiver.doubled()}"
+        )
     finally:
         second.close()
         store.close()
@@ -155,9 +157,11 @@ def test_two_reactors_at_once_double_nothing_and_skip_nothing(
         written = sum(p.reactor.counts.written for p in both)
         assert written == 18 and len(both[0].outbox.deliveries()) == 18
         assert set(receiver.received) == keys and receiver.doubled() == 0
-        print(f"FAULT two reactors: events={len(store.read_all(0, 100_000))} notified={len(keys)}"
-              f" delivered={len(receiver.received)} doubled={receiver.doubled()}"
-              f" races lost={[p.reactor.counts.races_lost for p in both]}")
+        print(
+            f"FAULT two reactors: events={len(store.read_all(0, 100_000))} notified={len(keys)}"
+            f" delivered={len(receiver.received)} doubled={receiver.doubled()}"
+            f" races lost={[p.reactor.counts.races_lost for p in both]}"
+        )
     finally:
         stop.set()
         for p in both:

@@ -51,11 +51,13 @@ def test_a_receiver_down_for_a_minute_gets_every_notification_once_it_is_back(
             assert receivers[kind].doubled() == 0
             # the retries happened during the outage, not only after it
             assert len(tried[kind]) == len(keys) and min(tried[kind]) >= 3, tried[kind]
-            print(f"FAULT receiver down {OUTAGE_SECONDS} s ({kind}): "
-                  f"events={len(store.read_all(0, 100_000))} notified={len(keys)} "
-                  f"delivered={len(receivers[kind].received)} doubled={receivers[kind].doubled()}"
-                  f" failed attempts during the outage={sum(tried[kind])}"
-                  f" (per delivery {min(tried[kind])}-{max(tried[kind])})")
+            print(
+                f"FAULT receiver down {OUTAGE_SECONDS} s ({kind}): "
+                f"events={len(store.read_all(0, 100_000))} notified={len(keys)} "
+                f"delivered={len(receivers[kind].received)} doubled={receivers[kind].doubled()}"
+                f" failed attempts during the outage={sum(tried[kind])}"
+                f" (per delivery {min(tried[kind])}-{max(tried[kind])})"
+            )
     finally:
         stop.set()
         for thread in threads:

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 import httpx
+import structlog
 
 from workers.effects.outbox import Outbox
 from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signature_header
 
 Result = Literal["delivered", "retry", "set_aside", "stale"]
 USER_AGENT = "paiju-webhooks/1"
+log = structlog.get_logger("paiju.webhooks")
 
 
 @dataclass(frozen=True)
@@ -54,8 +56,8 @@ def backoff(attempts: int, base: float, cap: float, rng: random.Random | None = 
     """Seconds before the next attempt after ``attempts`` failed ones: ``base * 2**(n-1)``
     capped at ``cap``, then "equal jitter" (half fixed, half random), so retries of many
     deliveries spread out while the wait still grows."""
-    ceiling = min(cap, base * 2 ** max(0, attempts - 1))
-    draw = (rng or random).random()
+    ceiling = min(cap, base * 2.0 ** max(0, attempts - 1))
+    draw: float = (rng or random).random()
     return ceiling / 2 + draw * ceiling / 2
 
 
@@ -93,7 +95,10 @@ def deliver(
         if owned:
             http.close()
     if response.is_success:
-        return "delivered" if outbox.delivered(key, token, response.status_code) else "stale"
+        if not outbox.delivered(key, token, response.status_code):
+            return "stale"
+        log.info("webhook delivered", key=key, attempt=row.attempts + 1)
+        return "delivered"
     reason = f"HTTP {response.status_code} {response.reason_phrase}".strip()
     return _failed(outbox, key, token, row.attempts, response.status_code, reason, config, rng)
 
@@ -115,7 +120,10 @@ def _failed(
         retry_in = backoff(attempts, config.backoff_base, config.backoff_cap, rng)
     if not outbox.failed(key, token, http_status, error[:500], retry_in):
         return "stale"
-    return "retry" if retry_in is not None else "set_aside"
+    result: Result = "retry" if retry_in is not None else "set_aside"
+    log.warning("webhook failed", key=key, attempt=attempts, error=error, result=result,
+                retry_in=retry_in)  # fmt: skip
+    return result
 
 
 def _describe(error: httpx.HTTPError) -> str:

@@ -153,14 +153,16 @@ class SqliteOutbox:
     def delivered(self, key: str, token: str, http_status: int) -> bool:
         now = time.time()
         return self._write(
-            lambda conn: conn.execute(
-                "UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,"
-                " last_status = ?, last_error = NULL, lease_until = NULL, delivered_at = ?,"
-                " updated_at = ? WHERE idempotency_key = ? AND lease_token = ?"
-                " AND status = 'pending'",
-                (http_status, now, now, key, token),
-            ).rowcount
-            == 1
+            lambda conn: (
+                conn.execute(
+                    "UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,"
+                    " last_status = ?, last_error = NULL, lease_until = NULL, delivered_at = ?,"
+                    " updated_at = ? WHERE idempotency_key = ? AND lease_token = ?"
+                    " AND status = 'pending'",
+                    (http_status, now, now, key, token),
+                ).rowcount
+                == 1
+            )
         )
 
     def failed(
@@ -169,14 +171,16 @@ class SqliteOutbox:
         status: Status = "pending" if retry_in is not None else "set_aside"
         now = time.time()
         return self._write(
-            lambda conn: conn.execute(
-                "UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1,"
-                " last_status = ?, last_error = ?, lease_until = NULL, next_attempt_at = ?,"
-                " updated_at = ? WHERE idempotency_key = ? AND lease_token = ?"
-                " AND status = 'pending'",
-                (status, http_status, error, now + (retry_in or 0.0), now, key, token),
-            ).rowcount
-            == 1
+            lambda conn: (
+                conn.execute(
+                    "UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1,"
+                    " last_status = ?, last_error = ?, lease_until = NULL, next_attempt_at = ?,"
+                    " updated_at = ? WHERE idempotency_key = ? AND lease_token = ?"
+                    " AND status = 'pending'",
+                    (status, http_status, error, now + (retry_in or 0.0), now, key, token),
+                ).rowcount
+                == 1
+            )
         )
 
     def deliveries(self, status: Status | None = None, limit: int = 1000) -> list[Delivery]:

@@ -21,19 +21,19 @@ claimed again once its lease runs out.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import httpx
+import structlog
 
 from events.store.base import EventStore
 from workers.effects.body import NOTIFIED, idempotency_key, notification_body
 from workers.effects.delivery import WebhookConfig, deliver
 from workers.effects.outbox import Claim, NewDelivery, Outbox
 
-log = logging.getLogger(__name__)
+log = structlog.get_logger("paiju.reactor")
 
 DEFAULT_NAME = "platform_webhooks"
 Dispatch = Callable[[Claim], None]
@@ -42,9 +42,11 @@ Dispatch = Callable[[Claim], None]
 def inline(outbox: Outbox, config: WebhookConfig, client: httpx.Client | None = None) -> Dispatch:
     """A dispatch that posts at once, in the calling thread (no broker)."""
     http = client or httpx.Client(timeout=config.timeout)
-    return lambda claim: log.debug(
-        "webhook %s: %s", claim.key, deliver(outbox, claim.key, claim.token, config, http)
-    )
+
+    def post(claim: Claim) -> None:
+        deliver(outbox, claim.key, claim.token, config, http)
+
+    return post
 
 
 @dataclass
@@ -134,7 +136,7 @@ class Reactor:
                     wait = min(wait, max(due, 0.01))
                 self.store.wait_for_events(self.position, wait)
             except Exception:  # the database or broker is away: say so, wait, go on
-                log.exception("reactor %s: round failed; retrying", self.name)
+                log.exception("reactor round failed; retrying", reactor=self.name)
                 stop.wait(self.idle_seconds)
 
     def start(self, stop: threading.Event) -> threading.Thread:
