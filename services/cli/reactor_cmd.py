@@ -43,6 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="post from this process instead of dispatching to the Celery effects queue",
     )
+    parser.add_argument(
+        "--lease",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long a dispatched delivery is held before another reactor may post it again"
+        " (more than the post's timeout; default 30)",
+    )
 
 
 def config_from_env() -> WebhookConfig:
@@ -75,13 +83,16 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     out = out or sys.stdout
     config = config_from_env()
+    if not config.timeout < args.lease:
+        raise CliError(f"--lease {args.lease:g} must be longer than the post's timeout"
+                       f" ({config.timeout:g} s)")  # fmt: skip
     if not args.inline:
         raise CliError("dispatch to Celery needs workers.app; run with --inline for now")
     choice = choose(args)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with closing(open_for_writing(choice)) as store, closing(open_outbox(choice.url.strip())) as outbox:
-        reactor = Reactor(store, outbox, inline(outbox, config))
+        reactor = Reactor(store, outbox, inline(outbox, config), lease_seconds=args.lease)
         print(f"paiju reactor: {reactor.name} from position {reactor.position} of"
               f" {choice.shown}, posting to {config.url}", file=out, flush=True)  # fmt: skip
         thread = reactor.start(stop)
