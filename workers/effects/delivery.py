@@ -20,7 +20,7 @@ from typing import Literal
 import httpx
 import structlog
 
-from workers.effects.outbox import Outbox
+from workers.effects.outbox import SENDING, Outbox
 from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signature_header
 
 Result = Literal["delivered", "retry", "set_aside", "stale"]
@@ -71,12 +71,13 @@ def deliver(
 ) -> Result:
     """Post delivery ``key`` for the claim ``token`` and record the result.
 
-    ``stale`` when the row is no longer this claim's to send (delivered already, set aside,
-    resent, or leased again after this claim's lease ran out): nothing is posted, so a task
-    the broker delivers twice posts once."""
-    row = outbox.load(key)
-    if row is None or row.status != "pending" or row.lease_token != token:
+    ``stale`` when the row is no longer this claim's to send (started by another message of
+    the same claim, delivered, set aside, resent, or its lease ran out): nothing is posted,
+    so a task the broker delivers twice, even to two workers at once, posts once."""
+    row = outbox.start(key, token, hold_seconds=2 * config.timeout + 5)
+    if row is None:
         return "stale"
+    token += SENDING  # the attempt's own token, which records the result
     timestamp = int(time.time())
     headers = {
         "Content-Type": "application/json",

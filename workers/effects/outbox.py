@@ -8,8 +8,12 @@
   written, if the checkpoint was no longer ``expected`` (another reactor got there first).
 * ``claim_due(limit, lease_seconds)``: lease pending rows whose next attempt is due and whose
   lease (if any) ran out; each claim carries a fresh token. Two dispatchers never hold one row.
-* ``delivered`` / ``failed``: record an attempt's result, only for the claim that holds the
-  row (its token) and while it is pending; False when the claim is stale. ``failed`` with no
+* ``start(key, token, hold_seconds)``: the one attempt a claim makes: swaps the claim's token
+  for the attempt's (``token + SENDING``) while the lease still holds, and holds it at least
+  ``hold_seconds`` more; the row, or None when the claim is stale (already started, resent,
+  claimed again, no longer pending). So two messages for one claim post once.
+* ``delivered`` / ``failed``: record an attempt's result, only for the attempt that holds the
+  row (its token) and while it is pending; False when it is stale. ``failed`` with no
   ``retry_in`` sets the row aside.
 * ``deliveries(status)``, ``load(key)``, ``resend(key)`` (pending again, due now, attempts
   counted afresh), ``seconds_to_next_due()``.
@@ -64,6 +68,10 @@ class Claim:
     token: str
 
 
+SENDING = "/sending"
+"""Appended to a claim's token by ``start``: the row is being posted by that attempt."""
+
+
 class UnknownDelivery(KeyError):
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -83,6 +91,8 @@ class Outbox(Protocol):
     def claim_due(self, limit: int, lease_seconds: float) -> list[Claim]: ...
 
     def load(self, key: str) -> Delivery | None: ...
+
+    def start(self, key: str, token: str, hold_seconds: float) -> Delivery | None: ...
 
     def delivered(self, key: str, token: str, http_status: int) -> bool: ...
 

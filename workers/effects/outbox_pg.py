@@ -17,7 +17,14 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.store.migrations import migrate_postgres
-from workers.effects.outbox import Claim, Delivery, NewDelivery, Status, UnknownDelivery
+from workers.effects.outbox import (
+    SENDING,
+    Claim,
+    Delivery,
+    NewDelivery,
+    Status,
+    UnknownDelivery,
+)
 
 Row = tuple[Any, ...]
 COLUMNS = (
@@ -104,6 +111,17 @@ class PostgresOutbox:
         with self._pool.connection() as conn:
             row = conn.execute(
                 f"SELECT {COLUMNS} FROM webhook_deliveries WHERE idempotency_key = %s", (key,)
+            ).fetchone()
+        return None if row is None else _delivery(row)
+
+    def start(self, key: str, token: str, hold_seconds: float) -> Delivery | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "UPDATE webhook_deliveries SET lease_token = %s,"
+                " lease_until = greatest(lease_until, now() + make_interval(secs => %s)),"
+                " updated_at = now() WHERE idempotency_key = %s AND lease_token = %s"
+                f" AND status = 'pending' AND lease_until > now() RETURNING {COLUMNS}",
+                (token + SENDING, hold_seconds, key, token),
             ).fetchone()
         return None if row is None else _delivery(row)
 

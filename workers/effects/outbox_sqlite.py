@@ -17,7 +17,14 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from events.store.migrations import migrate_sqlite
-from workers.effects.outbox import Claim, Delivery, NewDelivery, Status, UnknownDelivery
+from workers.effects.outbox import (
+    SENDING,
+    Claim,
+    Delivery,
+    NewDelivery,
+    Status,
+    UnknownDelivery,
+)
 
 T = TypeVar("T")
 COLUMNS = (
@@ -147,6 +154,19 @@ class SqliteOutbox:
             self._conn()
             .execute(f"SELECT {COLUMNS} FROM webhook_deliveries WHERE idempotency_key = ?", (key,))
             .fetchone()
+        )
+        return None if row is None else _delivery(row)
+
+    def start(self, key: str, token: str, hold_seconds: float) -> Delivery | None:
+        now = time.time()
+        row = self._write(
+            lambda conn: conn.execute(
+                "UPDATE webhook_deliveries SET lease_token = ?,"
+                " lease_until = max(lease_until, ?), updated_at = ?"
+                " WHERE idempotency_key = ? AND lease_token = ? AND status = 'pending'"
+                f" AND lease_until > ? RETURNING {COLUMNS}",
+                (token + SENDING, now + hold_seconds, now, key, token, now),
+            ).fetchone()
         )
         return None if row is None else _delivery(row)
 
