@@ -51,7 +51,7 @@ RESOURCES = _Resources()
 def register(app: Celery, store_url: str, config: WebhookConfig) -> Any:
     """Define the effects task on ``app`` (the worker side); returns the task."""
 
-    @app.task(name=TASK_NAME, ignore_result=True, acks_late=True, shared=False)  # type: ignore[misc]
+    @app.task(name=TASK_NAME, ignore_result=True, acks_late=True, shared=False)
     def deliver_webhook(key: str, token: str) -> Result:
         outbox, client = RESOURCES.get(store_url, config)
         return deliver(outbox, key, token, config, client)
