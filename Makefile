@@ -21,12 +21,12 @@ test: install
 	$(PY) -m pytest
 
 lint: install
-	$(VENV)/bin/ruff check services events tests benchmarks
+	$(VENV)/bin/ruff check services events tests benchmarks workers
 	$(VENV)/bin/ruff format --check services/rules events
 
 format: install
 	$(VENV)/bin/ruff format services/rules events
-	$(VENV)/bin/ruff check --fix services events tests benchmarks
+	$(VENV)/bin/ruff check --fix services events tests benchmarks workers
 
 type: install
 	$(VENV)/bin/mypy services/rules events

@@ -67,6 +67,7 @@ from events.store.base import (
     unencodable,
 )
 from events.store.migrations import migrate_postgres
+from events.store.outcomes_pg import PostgresOutcomes
 from events.store.pg_append import (
     APPEND_SQL,
     ATTEMPTS,
@@ -85,7 +86,7 @@ from events.store.timers import Timer, check_timers
 Row = tuple[Any, ...]
 
 
-class PostgresEventStore(PostgresTimers):
+class PostgresEventStore(PostgresTimers, PostgresOutcomes):  # outcomes: events.store.outcomes_pg
     def __init__(
         self,
         conninfo: str,
@@ -129,6 +130,7 @@ class PostgresEventStore(PostgresTimers):
         return {"autocommit": True, "options": f"-c search_path={quoted}"}
 
     def close(self) -> None:
+        self.close_outcomes()
         with self._append_lock:
             if self._append_conn is not None:
                 self._append_conn.close()

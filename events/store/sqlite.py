@@ -43,6 +43,7 @@ from events.store.base import (
 from events.store.migrations import migrate_sqlite
 from events.store.sqlite_timers import SqliteTimers, replace_timers, timer_wakeup_for
 from events.store.timers import Timer, check_timers
+from events.store.outcomes_sqlite import SqliteOutcomes
 
 _WAKEUPS: dict[str, threading.Condition] = {}
 _WAKEUPS_LOCK = threading.Lock()
@@ -74,7 +75,7 @@ def _decode(row: sqlite3.Row | tuple[Any, ...]) -> RecordedEvent:
     return row_to_event(values)
 
 
-class SqliteEventStore(SqliteTimers):
+class SqliteEventStore(SqliteTimers, SqliteOutcomes):  # outcomes: events.store.outcomes_sqlite
     def __init__(
         self, path: str | Path, *, busy_timeout: float = 30.0, poll_interval: float = 0.05
     ) -> None:

@@ -57,6 +57,15 @@ an export is JSON lines: a header {"format": "paiju table export", "version": 1,
   nothing; a table already stored in part (an import stopped part way) is completed.
 """
 
+WORKER_TEXT = """\
+environment: PAIJU_BROKER_URL (redis://HOST:PORT/DB), PAIJU_STORE_URL (or PAIJU_STORE),
+  PAIJU_CONCURRENCY, PAIJU_KEY_PREFIX (of every Redis key), PAIJU_VISIBILITY_TIMEOUT (s),
+  PAIJU_TABLE_CACHE (tables kept folded per process), PAIJU_SNAPSHOT_KEY, PAIJU_LOG_LEVEL,
+  PAIJU_LOG_FORMAT (json|console), PAIJU_TURN_SECONDS, PAIJU_CLAIM_SECONDS,
+  PAIJU_AUTOPLAY_WINDOW_SECONDS, PAIJU_RECONNECT_GRACE_SECONDS (defaults for new tables).
+  A command's outcome is recorded in the store under its command id.
+"""
+
 
 def _version() -> str:
     from services.rules import RULES_VERSION
@@ -167,6 +176,12 @@ def build_parser() -> Parser:
 
     reactor_cmd.add_arguments(reactor)
     reactor.set_defaults(run=_runner("reactor_cmd"), writes=True)
+
+    worker = _sub(sub, "worker", "a Celery worker running the tables' commands", WORKER_TEXT)
+    from services.cli import worker_cmd
+
+    worker_cmd.add_arguments(worker)
+    worker.set_defaults(run=_runner("worker_cmd"), writes=True)
     return parser
 
 

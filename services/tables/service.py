@@ -42,9 +42,13 @@ class Accepted:
 
 @dataclass(frozen=True)
 class Rejected:
-    """The command was refused (by the rules, or at the service's edge); nothing was stored."""
+    """The command was refused (by the rules, or at the service's edge); nothing was stored.
+
+    ``code`` says which, for programs: ``refused_by_rules``, ``invalid_input`` (the edge's
+    checks) or ``stale_version`` (``if_version`` no longer the table's)."""
 
     reason: str
+    code: str = "refused_by_rules"
 
 
 class TableBusyError(RuntimeError):
@@ -116,7 +120,7 @@ class TableService:
         """
         problem = refusal(table_id, command, command_id) or self._chosen_deal(command)
         if problem is not None:
-            return Rejected(problem)
+            return Rejected(problem, "invalid_input")
         actor = actor or actor_of(command)
         record = command_record(command)
         # No lookup of the id first (a round trip on every command): the append answers a
@@ -125,7 +129,8 @@ class TableService:
             loaded = self._load(table_id)
             if if_version is not None and loaded.version != if_version:
                 return self._first_result(table_id, command_id, record) or Rejected(
-                    f"table {table_id} moved on: at version {loaded.version}, not {if_version}"
+                    f"table {table_id} moved on: at version {loaded.version}, not {if_version}",
+                    "stale_version",
                 )
             try:
                 sealed = self._with_seed(table_id, loaded.state, command)
@@ -143,7 +148,7 @@ class TableService:
                 self._seal(table_id, loaded.state, sealed)
             except SeedError as error:
                 if sealed is command:  # a chosen seed, and another one is sealed already
-                    return Rejected(f"start_hand: {error}")
+                    return Rejected(f"start_hand: {error}", "invalid_input")
                 continue  # another process sealed this hand's seed first: deal from that
             try:
                 recorded = self.store.append(

@@ -1,0 +1,127 @@
+"""Command outcomes in the SQLite store (mixed into ``SqliteEventStore``).
+
+``record_outcome`` inserts unless the command id has an outcome (``ON CONFLICT DO NOTHING``)
+and answers with the row that is there: the first outcome wins, whoever records it. A waiter
+in the same process is woken at once by a condition shared by every store object on the file;
+one in another process finds the row by polling (``poll_interval``).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from datetime import datetime
+from typing import Any
+
+from events.envelope import check_id
+from events.hashchain import format_time
+from events.outcomes import CommandOutcome
+
+_RECORDED: dict[str, threading.Condition] = {}
+_RECORDED_LOCK = threading.Lock()
+
+OUTCOME_COLUMNS = (
+    "sequence, command_id, table_id, status, code, reason, first_version, last_version,"
+    " first_position, last_position, actor_kind, actor_seat, correlation_id, recorded_at"
+)
+
+
+def _recorded_for(path: str) -> threading.Condition:
+    key = os.path.realpath(path)
+    with _RECORDED_LOCK:
+        return _RECORDED.setdefault(key, threading.Condition())
+
+
+def outcome_from_row(row: tuple[Any, ...] | sqlite3.Row) -> CommandOutcome:
+    """An outcome from a row in ``OUTCOME_COLUMNS`` order (either store)."""
+    names = [name.strip() for name in OUTCOME_COLUMNS.split(",")]
+    values = dict(zip(names, row, strict=True))
+    if isinstance(values["recorded_at"], str):
+        values["recorded_at"] = datetime.fromisoformat(values["recorded_at"])
+    return CommandOutcome.model_validate(values)
+
+
+def outcome_params(outcome: CommandOutcome) -> tuple[Any, ...]:
+    """The values to insert, in ``OUTCOME_COLUMNS`` order without ``sequence``."""
+    o = outcome
+    return (
+        o.command_id,
+        o.table_id,
+        o.status,
+        o.code,
+        o.reason,
+        o.first_version,
+        o.last_version,
+        o.first_position,
+        o.last_position,
+        o.actor_kind,
+        o.actor_seat,
+        o.correlation_id,
+    )
+
+
+class SqliteOutcomes:
+    """Needs the store's ``path``, ``poll_interval`` and per-thread ``_conn()``."""
+
+    path: str
+    poll_interval: float
+
+    def _conn(self) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def record_outcome(self, outcome: CommandOutcome) -> CommandOutcome:
+        check_id("command_id", outcome.command_id)
+        check_id("table_id", outcome.table_id)
+        columns = OUTCOME_COLUMNS.split(",", 1)[1]
+        self._conn().execute(
+            f"INSERT INTO command_outcomes ({columns}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT (command_id) DO NOTHING",
+            (*outcome_params(outcome), format_time(outcome.recorded_at)),
+        )
+        recorded = self.load_outcome(outcome.command_id)
+        assert recorded is not None  # just inserted, or there before: rows are never deleted
+        condition = _recorded_for(self.path)
+        with condition:
+            condition.notify_all()
+        return recorded
+
+    def load_outcome(self, command_id: str) -> CommandOutcome | None:
+        check_id("command_id", command_id)
+        row = (
+            self._conn()
+            .execute(
+                f"SELECT {OUTCOME_COLUMNS} FROM command_outcomes WHERE command_id = ?",
+                (command_id,),
+            )
+            .fetchone()
+        )
+        return None if row is None else outcome_from_row(row)
+
+    def wait_for_outcome(self, command_id: str, timeout: float) -> CommandOutcome | None:
+        deadline = time.monotonic() + timeout
+        condition = _recorded_for(self.path)
+        while True:
+            with condition:  # held while reading: a notify cannot slip between read and wait
+                found = self.load_outcome(command_id)
+                remaining = deadline - time.monotonic()
+                if found is not None or remaining <= 0:
+                    return found
+                condition.wait(min(remaining, self.poll_interval))
+
+    def refusals_for(
+        self, table_id: str, seat: int, after: int = 0, limit: int = 100
+    ) -> list[CommandOutcome]:
+        check_id("table_id", table_id)
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {OUTCOME_COLUMNS} FROM command_outcomes WHERE table_id = ?"
+                " AND actor_seat = ? AND status = 'refused' AND sequence > ?"
+                " ORDER BY sequence LIMIT ?",
+                (table_id, seat, after, limit),
+            )
+            .fetchall()
+        )
+        return [outcome_from_row(r) for r in rows]

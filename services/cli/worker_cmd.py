@@ -1,0 +1,77 @@
+"""``paiju worker``: a Celery worker of Paiju's app (``workers.app``), configured by ``PAIJU_*``.
+
+It needs a broker other processes can reach (``PAIJU_BROKER_URL=redis://...``): the in-memory
+default lives inside one process, where ``paiju serve`` runs its own worker thread. Options
+given here win over the environment; logs are JSON lines on stderr (``PAIJU_LOG_FORMAT``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from services.cli.failures import CliError
+from workers.queues import QueueNames
+
+POOLS = ("prefork", "threads", "solo")
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _queues(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    known = [q.value for q in QueueNames]
+    unknown = [name for name in names if name not in known]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown queue {', '.join(unknown) or '(none)'}; the queues are {', '.join(known)}"
+        )
+    return names
+
+
+def _level(text: str) -> str:
+    if text.upper() not in LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LEVELS)}")
+    return text.upper()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--concurrency", "-c", type=int, metavar="N",
+        help="worker processes, or threads (default: $PAIJU_CONCURRENCY, else 2)",
+    )
+    parser.add_argument(
+        "--queues", "-Q", type=_queues, metavar="LIST",
+        default=[q.value for q in QueueNames],
+        help=f"comma-separated queues to serve (default: all: {','.join(QueueNames)})",
+    )
+    parser.add_argument("--pool", "-P", choices=POOLS, default="prefork",
+                        help="how tasks run (default: prefork)")
+    parser.add_argument("--loglevel", "-l", type=_level, metavar="LEVEL",
+                        help="DEBUG, INFO, WARNING or ERROR (default: $PAIJU_LOG_LEVEL, else INFO)")
+
+
+def main(args: argparse.Namespace) -> int:
+    from workers.app import create_app
+    from workers.settings import SettingsError, load_settings
+
+    overrides = {} if args.concurrency is None else {"concurrency": args.concurrency}
+    try:
+        settings = load_settings(**overrides)
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+    if settings.embedded:
+        raise CliError(
+            f"PAIJU_BROKER_URL is {settings.broker_url} (the embedded default), which no other"
+            " process can reach: set PAIJU_BROKER_URL=redis://HOST:PORT/DB, or run paiju serve"
+        )
+    app = create_app(settings)
+    quiet = ["--quiet"] if settings.log_format == "json" else []  # the banner is for people
+    argv = [
+        *quiet,
+        "worker",
+        f"--concurrency={settings.concurrency}",
+        f"--queues={','.join(args.queues)}",
+        f"--pool={args.pool}",
+        f"--loglevel={args.loglevel or settings.log_level}",
+    ]
+    app.worker_main(argv)
+    return 0

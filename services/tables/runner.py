@@ -1,0 +1,194 @@
+"""One command from a message to its recorded outcome: parse, ``TableService.handle``, record.
+
+Whoever runs commands (a Celery worker, the timekeeper, a test) calls ``run_command`` with the
+command as JSON data and a command id, and gets a ``CommandOutcome`` back, recorded in the
+store under that id. Input that is not a command is refused with what was wrong, never raised:
+a message that cannot be parsed must still end in an outcome its sender can read. An id that
+already has an outcome is answered with it, before anything is decided again: a command that
+was refused stays refused, even if its redelivery would now be legal.
+
+``TableBusyError`` (other writers kept winning) and a store that cannot be reached are raised:
+nothing was decided, so nothing is recorded, and the caller tries again later with the same id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from events.envelope import Actor, InvalidIdError, check_id
+from events.outcomes import CommandOutcome, OutcomeStore, bounded_reason
+from events.store.base import CommandConflictError, EventStore
+from services.rules.table.commands import AnyCommand, Command, OpenTable
+from services.tables.codec import actor_of
+from services.tables.service import Accepted, Rejected, TableService
+
+__all__ = ["CommandOutcome", "outcome_store", "parse_command", "record_refusal", "run_command"]
+
+_COMMANDS: TypeAdapter[Any] = TypeAdapter(AnyCommand)
+_SHOWN_ERRORS = 3
+
+
+def outcome_store(store: EventStore) -> OutcomeStore:
+    """The store as the keeper of outcomes (both stores are one)."""
+    if not isinstance(store, OutcomeStore):
+        raise TypeError(f"{type(store).__name__} keeps no command outcomes")
+    return store
+
+
+def parse_command(data: object) -> Command | str:
+    """The engine's command from JSON data, or what is wrong with the data."""
+    if isinstance(data, Command):
+        return data
+    if not isinstance(data, Mapping):
+        return f"a command is a JSON object, not {type(data).__name__}"
+    if "command" not in data:
+        return "the command names no 'command' (what to do, e.g. 'discard_tile')"
+    try:
+        command: Command = _COMMANDS.validate_python(dict(data))
+    except ValidationError as error:
+        problems = [_problem(e["loc"], e["msg"], data["command"]) for e in error.errors()]
+        more = len(problems) - _SHOWN_ERRORS
+        shown = "; ".join(problems[:_SHOWN_ERRORS]) + (f"; and {more} more" if more > 0 else "")
+        return f"not a valid {data['command']!r} command: {shown}"
+    return command
+
+
+def _problem(loc: tuple[int | str, ...], message: str, tag: object) -> str:
+    """``seat: Input should be ...``: where, without the union's tag pydantic puts first."""
+    where = loc[1:] if loc and loc[0] == tag else loc
+    return f"{'.'.join(str(p) for p in where) or 'command'}: {message}"
+
+
+def run_command(
+    service: TableService,
+    table_id: str,
+    command_data: Mapping[str, Any] | Command,
+    *,
+    actor: Actor | None,
+    command_id: str,
+    if_version: int | None = None,
+    correlation_id: str | None = None,
+    default_timing: Mapping[str, int] | None = None,
+) -> CommandOutcome:
+    """Run one command and record its outcome under ``command_id`` (the first one wins).
+
+    ``actor``: who sent it (None: the one the command names, as ``TableService.handle``
+    decides). ``default_timing``: seconds an ``OpenTable`` takes for the waits it does not
+    name itself (the platform's defaults, before the variant's)."""
+    try:
+        check_id("table_id", table_id)
+        check_id("command_id", command_id)
+    except InvalidIdError as error:  # no id to record it under: answered, not recorded
+        return _refused(str(command_id), str(table_id), actor, str(error), "invalid_id",
+                        correlation_id)
+    outcomes = outcome_store(service.store)
+    earlier = outcomes.load_outcome(command_id)
+    if earlier is not None:
+        return earlier
+    outcome = _decide(
+        service, table_id, command_data, actor, command_id, if_version, correlation_id,
+        default_timing,
+    )
+    return outcomes.record_outcome(outcome)
+
+
+def record_refusal(
+    service: TableService,
+    table_id: str,
+    command_id: str,
+    reason: str,
+    code: str,
+    *,
+    actor: Actor | None = None,
+    correlation_id: str | None = None,
+) -> CommandOutcome:
+    """Record that a command was refused before the table service saw it (say, its message
+    named no actor that exists); an earlier outcome of the id wins, as always."""
+    try:
+        check_id("table_id", table_id)
+        check_id("command_id", command_id)
+    except InvalidIdError as error:
+        return _refused(str(command_id), str(table_id), actor, str(error), "invalid_id",
+                        correlation_id)
+    refused = _refused(command_id, table_id, actor, reason, code, correlation_id)
+    return outcome_store(service.store).record_outcome(refused)
+
+
+def _decide(
+    service: TableService,
+    table_id: str,
+    command_data: Mapping[str, Any] | Command,
+    actor: Actor | None,
+    command_id: str,
+    if_version: object,
+    correlation_id: str | None,
+    default_timing: Mapping[str, int] | None,
+) -> CommandOutcome:
+    parsed = parse_command(command_data)
+    if isinstance(parsed, str):
+        return _refused(command_id, table_id, actor, parsed, "invalid_command", correlation_id)
+    command = _with_default_timing(parsed, default_timing)
+    actor = actor or actor_of(command)
+    if if_version is not None and (
+        isinstance(if_version, bool) or not isinstance(if_version, int) or if_version < 0
+    ):
+        reason = f"if_version must be a version (an integer >= 0), not {if_version!r}"
+        return _refused(command_id, table_id, actor, reason, "invalid_command", correlation_id)
+    try:
+        result = service.handle(
+            table_id, command, command_id=command_id, actor=actor, if_version=if_version
+        )
+    except CommandConflictError as error:
+        return _refused(command_id, table_id, actor, str(error), "command_id_reused",
+                        correlation_id)
+    if isinstance(result, Rejected):
+        return _refused(command_id, table_id, actor, result.reason, result.code, correlation_id)
+    return _accepted(command_id, table_id, actor, result, correlation_id)
+
+
+def _with_default_timing(command: Command, default: Mapping[str, int] | None) -> Command:
+    if not default or not isinstance(command, OpenTable):
+        return command
+    return command.model_copy(update={"timing": {**default, **command.timing}})
+
+
+def _accepted(
+    command_id: str, table_id: str, actor: Actor, result: Accepted, correlation_id: str | None
+) -> CommandOutcome:
+    events = result.events
+    return CommandOutcome(
+        command_id=command_id,
+        table_id=table_id,
+        status="accepted",
+        first_version=events[0].version if events else None,
+        last_version=events[-1].version if events else None,
+        first_position=events[0].position if events else None,
+        last_position=events[-1].position if events else None,
+        actor_kind=actor.kind,
+        actor_seat=actor.seat,
+        correlation_id=correlation_id,
+    )
+
+
+def _refused(
+    command_id: str,
+    table_id: str,
+    actor: Actor | None,
+    reason: str,
+    code: str,
+    correlation_id: str | None,
+) -> CommandOutcome:
+    actor = actor or Actor.system()  # unparsed and sent by no one named: the platform's
+    return CommandOutcome(
+        command_id=command_id,
+        table_id=table_id,
+        status="refused",
+        reason=bounded_reason(reason),
+        code=code,
+        actor_kind=actor.kind,
+        actor_seat=actor.seat,
+        correlation_id=correlation_id,
+    )

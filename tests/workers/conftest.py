@@ -1,0 +1,165 @@
+"""Workers for real: ``paiju worker`` on the machine's Redis and PostgreSQL, and the embedded path.
+
+``redis_postgres``: a worker subprocess (started once per module) on the shared Redis, every key
+under a prefix of this run's own, and a fresh PostgreSQL schema; its JSON log lines go to a
+file the tests read. ``embedded_sqlite``: ``memory://`` and a worker thread in this process on
+a SQLite file. Both give a ``Through``: the app to send with, a store to await outcomes on, and
+the worker's log lines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+import redis
+from psycopg import sql
+
+from events.store import open_store
+from events.store.base import EventStore
+from workers.app import create_app
+from workers.embedded import EmbeddedWorker
+from workers.logging import configure_logging, unconfigure_logging
+from workers.settings import load_settings
+
+PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
+PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
+PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
+REDIS_URL = os.environ.get("PAIJU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@dataclass
+class Through:
+    name: str
+    app: Any
+    store: EventStore
+    log_path: Path
+
+    def log_lines_until(
+        self, done: Callable[[list[dict[str, Any]]], bool], timeout: float = 30.0
+    ) -> list[dict[str, Any]]:
+        """The log's lines once ``done`` holds for them (the worker writes its lines after it
+        records the outcome), or as they are when ``timeout`` runs out."""
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = self.log_lines()
+            if done(lines) or time.monotonic() > deadline:
+                return lines
+            time.sleep(0.05)
+
+    def log_lines(self) -> list[dict[str, Any]]:
+        lines = []
+        for text in self.log_path.read_text("utf-8", "replace").splitlines():
+            with contextlib.suppress(ValueError):
+                line = json.loads(text)
+                if isinstance(line, dict):
+                    lines.append(line)
+        return lines
+
+
+@pytest.fixture(scope="module")
+def pg_schema_url() -> Iterator[str]:
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                conn.execute("CREATE DATABASE paiju_test")
+    schema = f"workers_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    yield f"{PG_URL}?schema={schema}"
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def _paiju() -> list[str]:
+    script = Path(sys.executable).parent / "paiju"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("paiju")
+    return [found] if found else [sys.executable, "-m", "services.cli.main"]
+
+
+@pytest.fixture(scope="module")
+def redis_postgres(
+    pg_schema_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Through]:
+    prefix = f"paiju-test-{os.getpid()}-{uuid.uuid4().hex[:8]}:"
+    env = {
+        **os.environ,
+        "PAIJU_BROKER_URL": REDIS_URL,
+        "PAIJU_KEY_PREFIX": prefix,
+        "PAIJU_STORE_URL": pg_schema_url,
+        "PAIJU_LOG_FORMAT": "json",
+        "PAIJU_LOG_LEVEL": "INFO",
+    }
+    settings = load_settings(broker_url=REDIS_URL, key_prefix=prefix, store_url=pg_schema_url)
+    store = open_store(pg_schema_url)  # migrates before the worker opens it
+    log_path = tmp_path_factory.mktemp("worker") / "worker.log"
+    with log_path.open("w") as log:
+        worker = subprocess.Popen(
+            [*_paiju(), "worker", "--concurrency", "2", "--queues", "commands"],
+            env=env, stdout=log, stderr=log, start_new_session=True,
+        )
+    try:
+        yield Through("redis_postgres", create_app(settings), store, log_path)
+    finally:
+        _stop(worker)
+        store.close()
+        _forget_keys(prefix)
+
+
+def _stop(worker: subprocess.Popen[bytes]) -> None:
+    """Warm shutdown of the worker and its pool (its own session), then kill if it hangs."""
+    if worker.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGTERM)
+        try:
+            worker.wait(30)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait(10)
+
+
+def _forget_keys(prefix: str) -> None:
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=500))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.fixture(scope="module")
+def embedded_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Through]:
+    root = tmp_path_factory.mktemp("embedded")
+    settings = load_settings(store_url=f"sqlite:///{root}/embedded.sqlite3")
+    app = create_app(settings)
+    store = open_store(settings.store_url)
+    log_path = root / "worker.log"
+    with log_path.open("w") as log:
+        configure_logging("INFO", "json", stream=log)
+        try:
+            with EmbeddedWorker(app, concurrency=2):
+                yield Through("embedded_sqlite", app, store, log_path)
+        finally:
+            unconfigure_logging()
+            store.close()
+
+
+@pytest.fixture(params=["redis_postgres", "embedded_sqlite"])
+def through(request: pytest.FixtureRequest) -> Through:
+    through: Through = request.getfixturevalue(request.param)
+    return through

@@ -1,0 +1,87 @@
+"""The Celery app, from a factory: ``create_app(settings)``; ``celery -A workers.app`` finds
+``app`` here (built from the environment on first use, so importing this module reads nothing).
+
+Every choice below follows from one rule: the broker is never the record of anything. A
+command's outcome is in the event store, keyed by its command id, so messages may be delivered
+twice (the id answers the second delivery) and must never be dropped unanswered: a message is
+acknowledged only once its task has run (``task_acks_late``), given back if the worker dies
+under it (``task_reject_on_worker_lost``), and a worker takes one at a time (prefetch 1) so a
+crash strands nothing else. No task waits on an ETA, so Redis may re-deliver an unacknowledged
+message after a short ``visibility_timeout``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+from kombu import Queue
+
+import workers.logging  # noqa: F401  (connects the logging signals for every app)
+from workers.queues import ROUTES, QueueNames
+from workers.settings import Settings, load_settings
+
+TASK_MODULES = ("workers.tasks.commands",)
+"""Modules whose ``shared_task``s every app runs; a new task module is added here."""
+
+
+class PaijuCelery(Celery):
+    """A Celery app that carries the ``Settings`` it was made from (tasks read them)."""
+
+    settings: Settings
+
+
+def transport_options(settings: Settings) -> dict[str, Any]:
+    if settings.embedded:  # kombu's default of 1 s would add a second to every command
+        return {"polling_interval": settings.polling_interval}
+    return {
+        "global_keyprefix": settings.key_prefix,
+        "visibility_timeout": settings.visibility_timeout,
+    }
+
+
+def celery_config(settings: Settings) -> dict[str, Any]:
+    return {
+        "broker_url": settings.broker_url,
+        "broker_connection_retry_on_startup": True,
+        "broker_transport_options": transport_options(settings),
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "event_serializer": "json",
+        "accept_content": ["json"],
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "task_ignore_result": True,  # outcomes are in the store, not in a result backend
+        "task_create_missing_queues": False,
+        "task_queues": [Queue(name.value, routing_key=name.value) for name in QueueNames],
+        "task_default_queue": QueueNames.maintenance.value,
+        "task_routes": ROUTES,
+        "worker_hijack_root_logger": False,
+        "worker_concurrency": settings.concurrency,
+        "worker_cancel_long_running_tasks_on_connection_loss": True,
+        "enable_utc": True,
+        "timezone": "UTC",
+    }
+
+
+def create_app(settings: Settings | None = None) -> PaijuCelery:
+    """A Celery app for ``settings`` (default: from the environment)."""
+    settings = settings or load_settings()
+    app = PaijuCelery("paiju", include=list(TASK_MODULES))
+    app.settings = settings
+    app.conf.update(celery_config(settings))
+    return app
+
+
+_app: PaijuCelery | None = None
+
+
+def __getattr__(name: str) -> Any:
+    """``workers.app.app``: the app of this process's environment, built once."""
+    global _app
+    if name in ("app", "celery"):
+        if _app is None:
+            _app = create_app()
+        return _app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

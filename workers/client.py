@@ -1,0 +1,87 @@
+"""Sending commands to the workers and awaiting their outcomes (the API, the demo, tests).
+
+``submit`` validates the ids, puts the command on the ``commands`` queue with the caller's
+correlation id in a header, and returns at once; ``await_outcome`` waits (bounded) for the
+outcome a worker records under the command id. A caller that times out may simply submit the
+same command again with the same id: the first outcome is the answer either way.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+import structlog
+from celery import Celery
+
+from events.envelope import Actor, check_id
+from events.outcomes import CommandOutcome, OutcomeTimeoutError
+from events.store.base import EventStore
+from services.rules.table.commands import Command
+from services.tables.runner import outcome_store
+from workers.logging import CORRELATION_HEADER
+from workers.tasks.commands import COMMAND_TASK
+
+__all__ = ["OutcomeTimeoutError", "await_outcome", "submit", "submit_and_wait"]
+
+
+def submit(
+    app: Celery,
+    table_id: str,
+    command: Mapping[str, Any] | Command,
+    *,
+    command_id: str,
+    actor: Actor | None = None,
+    if_version: int | None = None,
+    correlation_id: str | None = None,
+) -> str:
+    """Enqueue one command; its correlation id (given, else the one bound in the caller's
+    log context, else a new one) is returned, and recorded in the outcome."""
+    check_id("table_id", table_id)
+    check_id("command_id", command_id)
+    data = command.model_dump(mode="json") if isinstance(command, Command) else dict(command)
+    correlation_id = (
+        correlation_id
+        or structlog.contextvars.get_contextvars().get("correlation_id")
+        or uuid.uuid4().hex
+    )
+    app.send_task(
+        COMMAND_TASK,
+        kwargs={
+            "table_id": table_id,
+            "command": data,
+            "command_id": command_id,
+            "actor": None if actor is None else actor.to_dict(),
+            "if_version": if_version,
+        },
+        headers={CORRELATION_HEADER: correlation_id},
+    )
+    return str(correlation_id)
+
+
+def await_outcome(store: EventStore, command_id: str, timeout: float = 10.0) -> CommandOutcome:
+    """The outcome recorded for ``command_id``; ``OutcomeTimeoutError`` after ``timeout`` s."""
+    outcome = outcome_store(store).wait_for_outcome(command_id, timeout)
+    if outcome is None:
+        raise OutcomeTimeoutError(command_id, timeout)
+    return outcome
+
+
+def submit_and_wait(
+    app: Celery,
+    store: EventStore,
+    table_id: str,
+    command: Mapping[str, Any] | Command,
+    *,
+    command_id: str,
+    actor: Actor | None = None,
+    if_version: int | None = None,
+    correlation_id: str | None = None,
+    timeout: float = 10.0,
+) -> CommandOutcome:
+    submit(
+        app, table_id, command, command_id=command_id, actor=actor, if_version=if_version,
+        correlation_id=correlation_id,
+    )
+    return await_outcome(store, command_id, timeout)

@@ -1,0 +1,107 @@
+"""The workers' settings, from ``PAIJU_*`` environment variables (pydantic-settings).
+
+``load_settings()`` reads them and refuses a bad value with the variable's name:
+``PAIJU_CONCURRENCY: Input should be a valid integer, got 'many'``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from services.rules.variants.timing import MAX_SECONDS
+from services.tables.loader import MIN_KEY_BYTES
+
+PREFIX = "PAIJU_"
+Seconds = Annotated[int, Field(ge=1, le=MAX_SECONDS)]
+
+
+class SettingsError(ValueError):
+    """A ``PAIJU_*`` variable that cannot be used; the message names it."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=PREFIX, populate_by_name=True, extra="ignore", frozen=True
+    )
+
+    broker_url: str = "memory://"
+    """Celery's broker: ``memory://`` (one process, embedded) or ``redis://HOST:PORT/DB``."""
+    store_url: str = Field(
+        default="sqlite:///paiju.sqlite3",
+        validation_alias=AliasChoices("PAIJU_STORE_URL", "PAIJU_STORE", "store_url"),
+    )
+    """The event store (``$PAIJU_STORE`` too, as the other ``paiju`` commands read it)."""
+    concurrency: int = Field(default=2, ge=1, le=256)
+    """Worker processes (prefork) or threads."""
+    table_cache: int = Field(default=2048, ge=1)
+    """Tables each worker process keeps folded (``TableService.cached_tables``)."""
+    visibility_timeout: int = Field(default=60, ge=5)
+    """Seconds before Redis hands an unacknowledged message to another worker. Commands take
+    milliseconds and no task waits for an ETA, so a short one loses little on a crash."""
+    key_prefix: str = Field(default="paiju:", min_length=1, max_length=64)
+    """Prefix of every Redis key the app writes (``global_keyprefix``)."""
+    polling_interval: float = Field(default=0.02, gt=0, le=5)
+    """``memory://`` only: how often an idle worker looks for messages."""
+    snapshot_key: SecretStr | None = None
+    """Seals the table snapshots (``$PAIJU_SNAPSHOT_KEY``, at least 16 bytes); none: no
+    snapshots, every table folded from its events."""
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["json", "console"] = "json"
+    turn_seconds: Seconds | None = None
+    """The platform's default waits, for a table whose ``OpenTable`` names none (else the
+    variant's, ``services.rules.variants.timing``)."""
+    claim_seconds: Seconds | None = None
+    autoplay_window_seconds: Seconds | None = None
+    reconnect_grace_seconds: Seconds | None = None
+
+    @field_validator("log_level", "log_format", mode="before")
+    @classmethod
+    def _any_case(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        return value.upper() if value.lower() in ("debug", "info", "warning", "error") else value.lower()
+
+    @field_validator("snapshot_key")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().encode()) < MIN_KEY_BYTES:
+            raise ValueError(f"must be at least {MIN_KEY_BYTES} bytes")
+        return None if value is None or not value.get_secret_value() else value
+
+    def snapshot_key_bytes(self) -> bytes | None:
+        if self.snapshot_key is None:
+            return None
+        return self.snapshot_key.get_secret_value().encode("utf-8", "surrogateescape")
+
+    def default_timing(self) -> dict[str, int]:
+        """The waits set here, by ``OpenTable.timing``'s names."""
+        chosen = {
+            "turn": self.turn_seconds,
+            "claim": self.claim_seconds,
+            "autoplay_window": self.autoplay_window_seconds,
+            "reconnect_grace": self.reconnect_grace_seconds,
+        }
+        return {name: seconds for name, seconds in chosen.items() if seconds is not None}
+
+    @property
+    def embedded(self) -> bool:
+        """One process: the in-memory broker (commands lost with the process; clients retry)."""
+        return self.broker_url.startswith("memory://")
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """The settings from the environment (``overrides`` win), or ``SettingsError``."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        raise SettingsError("; ".join(_named(e) for e in error.errors())) from None
+
+
+def _named(error: Any) -> str:
+    field = str(error["loc"][0]) if error["loc"] else "?"
+    variable = field if field.startswith(PREFIX) else PREFIX + field.upper()
+    shown = "" if "snapshot_key" in field else f", got {error.get('input')!r}"
+    return f"{variable}: {error['msg']}{shown}"
