@@ -41,9 +41,9 @@ from events.store.base import (
     unencodable,
 )
 from events.store.migrations import migrate_sqlite
+from events.store.outcomes_sqlite import SqliteOutcomes
 from events.store.sqlite_timers import SqliteTimers, replace_timers, timer_wakeup_for
 from events.store.timers import Timer, check_timers
-from events.store.outcomes_sqlite import SqliteOutcomes
 
 _WAKEUPS: dict[str, threading.Condition] = {}
 _WAKEUPS_LOCK = threading.Lock()

@@ -10,26 +10,22 @@ the worker's log lines.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
 import redis
 from psycopg import sql
+from worker_kit import Through
 
 from events.store import open_store
-from events.store.base import EventStore
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
 from workers.logging import configure_logging, unconfigure_logging
@@ -39,35 +35,6 @@ PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:54
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
 REDIS_URL = os.environ.get("PAIJU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-@dataclass
-class Through:
-    name: str
-    app: Any
-    store: EventStore
-    log_path: Path
-
-    def log_lines_until(
-        self, done: Callable[[list[dict[str, Any]]], bool], timeout: float = 30.0
-    ) -> list[dict[str, Any]]:
-        """The log's lines once ``done`` holds for them (the worker writes its lines after it
-        records the outcome), or as they are when ``timeout`` runs out."""
-        deadline = time.monotonic() + timeout
-        while True:
-            lines = self.log_lines()
-            if done(lines) or time.monotonic() > deadline:
-                return lines
-            time.sleep(0.05)
-
-    def log_lines(self) -> list[dict[str, Any]]:
-        lines = []
-        for text in self.log_path.read_text("utf-8", "replace").splitlines():
-            with contextlib.suppress(ValueError):
-                line = json.loads(text)
-                if isinstance(line, dict):
-                    lines.append(line)
-        return lines
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import uuid
 from typing import Any
 
 import pytest
-from conftest import Through
+from worker_kit import Through
 
 from events.envelope import Actor
 from services.bots.winning_bot import winning_command

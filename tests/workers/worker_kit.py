@@ -1,0 +1,43 @@
+"""What the workers' tests share with their fixtures (a module of its own: conftest names clash
+across test folders)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from events.store.base import EventStore
+
+
+@dataclass
+class Through:
+    name: str
+    app: Any
+    store: EventStore
+    log_path: Path
+
+    def log_lines_until(
+        self, done: Callable[[list[dict[str, Any]]], bool], timeout: float = 30.0
+    ) -> list[dict[str, Any]]:
+        """The log's lines once ``done`` holds for them (the worker writes its lines after it
+        records the outcome), or as they are when ``timeout`` runs out."""
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = self.log_lines()
+            if done(lines) or time.monotonic() > deadline:
+                return lines
+            time.sleep(0.05)
+
+    def log_lines(self) -> list[dict[str, Any]]:
+        lines = []
+        for text in self.log_path.read_text("utf-8", "replace").splitlines():
+            with contextlib.suppress(ValueError):
+                line = json.loads(text)
+                if isinstance(line, dict):
+                    lines.append(line)
+        return lines
