@@ -51,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from workers.app import create_app
+    from workers.logging import configure_logging
     from workers.settings import SettingsError, load_settings
 
     overrides = {} if args.concurrency is None else {"concurrency": args.concurrency}
@@ -63,6 +64,9 @@ def main(args: argparse.Namespace) -> int:
             f"PAIJU_BROKER_URL is {settings.broker_url} (the embedded default), which no other"
             " process can reach: set PAIJU_BROKER_URL=redis://HOST:PORT/DB, or run paiju serve"
         )
+    # Before Celery starts: its first warnings (running as root, say) come before its own
+    # setup_logging signal, and must be JSON lines too.
+    configure_logging(args.loglevel or settings.log_level, settings.log_format)
     app = create_app(settings)
     quiet = ["--quiet"] if settings.log_format == "json" else []  # the banner is for people
     argv = [

@@ -79,7 +79,7 @@ def redis_postgres(
             env=env, stdout=log, stderr=log, start_new_session=True,
         )
     try:
-        yield Through("redis_postgres", create_app(settings), store, log_path)
+        yield Through("redis_postgres", create_app(settings), store, log_path, worker.pid)
     finally:
         _stop(worker)
         store.close()

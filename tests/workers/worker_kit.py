@@ -20,6 +20,17 @@ class Through:
     app: Any
     store: EventStore
     log_path: Path
+    worker_pid: int | None = None  # the worker's main process, when it is a process of its own
+
+    def pool_processes(self) -> list[int]:
+        """The worker's pool processes (its main process's children), read from /proc."""
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == self.worker_pid:
+                    children.append(int(stat.parent.name))
+        return children
 
     def log_lines_until(
         self, done: Callable[[list[dict[str, Any]]], bool], timeout: float = 30.0
