@@ -42,7 +42,8 @@ def transport_options(settings: Settings) -> dict[str, Any]:
 
 def celery_config(settings: Settings) -> dict[str, Any]:
     return {
-        "broker_url": settings.broker_url,
+        # kombu warns on every connection to a URL naming no host; memory:// has none to name
+        "broker_url": "memory://localhost/" if settings.broker_url == "memory://" else settings.broker_url,
         "broker_connection_retry_on_startup": True,
         "broker_transport_options": transport_options(settings),
         "task_serializer": "json",

@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 import pytest
+import structlog
 from worker_kit import Through
 
 from events.envelope import Actor
@@ -142,3 +143,19 @@ def test_the_workers_log_lines_carry_the_task_the_table_the_command_and_the_call
     celery_own = [line for line in ours if line.get("logger", "").startswith("celery")]
     assert celery_own, "Celery's own records about the task are JSON lines with its ids too"
     assert {line["task_id"] for line in ours} == {handled[0]["task_id"]}
+
+
+def test_a_correlation_id_bound_in_the_callers_log_context_travels_with_any_task_it_sends(
+    through: Through,
+) -> None:
+    table_id = f"t-{uuid.uuid4().hex[:10]}"
+    correlation = f"req-{uuid.uuid4().hex[:8]}"
+    with structlog.contextvars.bound_contextvars(correlation_id=correlation):
+        through.app.send_task(  # no header given: before_task_publish adds it
+            "paiju.commands.handle",
+            kwargs={"table_id": table_id, "command": {"command": "start_hand"},
+                    "command_id": f"{table_id}/deal"},
+        )
+    outcome = await_outcome(through.store, f"{table_id}/deal", WAIT)
+    assert outcome.status == "refused"  # no table was opened
+    assert outcome.correlation_id == correlation
