@@ -15,18 +15,18 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(VENV)/bin/paiju play --variant harbin --store sqlite:///paiju.sqlite3
+	$(VENV)/bin/paiju serve --demo
 
 test: install
 	$(PY) -m pytest
 
 lint: install
-	$(VENV)/bin/ruff check services events tests benchmarks workers
+	$(VENV)/bin/ruff check services events workers tests benchmarks
 	$(VENV)/bin/ruff format --check services/rules events
 
 format: install
 	$(VENV)/bin/ruff format services/rules events
-	$(VENV)/bin/ruff check --fix services events tests benchmarks workers
+	$(VENV)/bin/ruff check --fix services events workers tests benchmarks
 
 type: install
 	$(VENV)/bin/mypy services/rules events

@@ -15,10 +15,20 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import structlog
 
+from events.envelope import Actor
+from events.store.base import EventStore
 from events.store.timers import DueTimer, TimerStore
+from services.tables.runner import outcome_store
+from services.tables.timers import fire_timer, timeout_command_id
+
+if TYPE_CHECKING:
+    from celery import Celery
+
+    from services.tables import TableService
 
 log = structlog.get_logger("paiju.timekeeper")
 
@@ -88,3 +98,29 @@ class Timekeeper:
                     log.exception("timekeeper.wait_failed")
                     stop.wait(min(wait, 1.0))
         log.info("timekeeper.stopped", fired=self.fired, failed=self.failed)
+
+
+def fire_inline(service: TableService) -> Callable[[DueTimer], object]:
+    """Fire in this process, through ``run_command`` (the lowest lateness: no broker hop)."""
+    return lambda timer: fire_timer(service, timer)
+
+
+def fire_through_queue(app: Celery, store: EventStore) -> Callable[[DueTimer], object]:
+    """Fire by sending the timeout to the commands queue, as a platform sends a seat's move.
+
+    The row stays until the timeout's append removes it; if the broker loses the message, the
+    lease runs out and the timer is claimed again. A claim after the first looks for the
+    command's outcome first: one recorded (a refusal leaves the row behind) means the timer is
+    done with, and it is dropped instead of sent again."""
+    outcomes = outcome_store(store)
+
+    def fire(timer: DueTimer) -> None:
+        command_id = timeout_command_id(timer.stream_id, timer.key)
+        if timer.attempts > 1 and outcomes.load_outcome(command_id) is not None:
+            store.drop_timer(timer.stream_id, timer.key)  # type: ignore[attr-defined]
+            return
+        from workers.client import submit
+
+        submit(app, timer.stream_id, timer.command, command_id=command_id, actor=Actor.timer())
+
+    return fire

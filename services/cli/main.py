@@ -182,6 +182,18 @@ def build_parser() -> Parser:
 
     worker_cmd.add_arguments(worker)
     worker.set_defaults(run=_runner("worker_cmd"), writes=True)
+
+    timekeeper = _sub(sub, "timekeeper", "fire the tables' turn timers (durable, in the store)")
+    from services.cli import timekeeper_cmd
+
+    timekeeper_cmd.add_arguments(timekeeper)
+    timekeeper.set_defaults(run=_runner("timekeeper_cmd"), writes=True)
+
+    serve = _sub(sub, "serve", "the whole service: embedded in one process, or as processes")
+    from services.cli import serve_cmd
+
+    serve_cmd.add_arguments(serve)
+    serve.set_defaults(run=_runner("serve_cmd"), writes=True)
     return parser
 
 

@@ -56,7 +56,7 @@ class Demo:
         self.send = send
         self.out = out
         self.seed = seed
-        self.timing = TIMING if timing is None else timing
+        self.timing = {**TIMING, **(timing or {})}
         self.tables = [
             DemoTable(
                 f"{prefix}-{n + 1}",
@@ -99,8 +99,9 @@ class Demo:
         state = table.cursor.table.state if table.cursor else None
         tid = table.table_id
         if state is None or table.cursor is None or table.cursor.table.version == 0:
-            yield f"{tid}/open", OpenTable(
-                table_id=tid, variant=table.variant, players=PLAYERS, timing=self.timing
+            yield (
+                f"{tid}/open",
+                OpenTable(table_id=tid, variant=table.variant, players=PLAYERS, timing=self.timing),
             )
             return
         version = table.cursor.table.version

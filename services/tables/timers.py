@@ -18,10 +18,11 @@ from events.envelope import MAX_ID_CHARS, Actor
 from events.store.timers import DueTimer, Timer
 from services.rules.table import TableState
 from services.rules.table.deadlines import Deadline, deadlines
-from services.tables.codec import command_from_record, command_record
+from services.tables.codec import command_record
 
 if TYPE_CHECKING:
-    from services.tables.service import Accepted, Rejected, TableService
+    from events.outcomes import CommandOutcome
+    from services.tables.service import TableService
 
 
 def timer_key(deadline: Deadline) -> str:
@@ -47,19 +48,20 @@ def timeout_command_id(table_id: str, key: str) -> str:
     return f"timeout:{key}:{digest}"
 
 
-def fire_timer(service: TableService, timer: DueTimer) -> Accepted | Rejected:
-    """Give the table the timeout a due timer carries, as the timer (``Actor.timer``).
+def fire_timer(service: TableService, timer: DueTimer) -> CommandOutcome:
+    """Give the table the timeout a due timer carries, as the timer (``Actor.timer``), through
+    the command path (``run_command``: the outcome is recorded under the timer's command id).
 
-    The row goes with the append the timeout makes; if the timeout is refused (the wait is
-    over) or was recorded before (a second firing), nothing will replace the row, so it is
-    dropped here."""
-    command = command_from_record(timer.command)
-    result = service.handle(
+    The row is dropped after: an accepted timeout ended its wait (its append removed the row
+    already), and a refused one, or a second firing, would leave it for good otherwise."""
+    from services.tables.runner import run_command  # (the runner imports the service)
+
+    outcome = run_command(
+        service,
         timer.stream_id,
-        command,
+        timer.command,
         actor=Actor.timer(),
         command_id=timeout_command_id(timer.stream_id, timer.key),
     )
-    if getattr(result, "state", None) is None:  # refused, or a second firing
-        service.store.drop_timer(timer.stream_id, timer.key)
-    return result
+    service.store.drop_timer(timer.stream_id, timer.key)  # type: ignore[attr-defined]
+    return outcome

@@ -12,7 +12,8 @@ import time
 from collections import Counter
 
 import pytest
-from games import PLAYERS, Bots, accept, execute
+from games import PLAYERS, Bots, accept
+from timer_kit import rush
 
 from events.store import open_store
 from events.store.base import EventStore
@@ -27,7 +28,7 @@ from services.rules.table.commands import (
     RequestAutoplay,
     StartHand,
 )
-from services.tables import Rejected, TableService
+from services.tables import TableService
 from services.tables.timers import fire_timer
 from workers.timekeeper import Timekeeper
 
@@ -39,16 +40,6 @@ def dealt(service: TableService, table_id: str, variant: str = "harbin", timing=
     command = OpenTable(table_id=table_id, variant=variant, players=PLAYERS, timing=timing)
     accept(service, table_id, command, f"{table_id}/open")
     return accept(service, table_id, StartHand(), f"{table_id}/deal")
-
-
-def rush(store_url: str, wait: str = "") -> None:
-    """Move the clock on: every stored timer (of ``wait``, if named) is due now."""
-    earlier = "86400" if store_url.startswith("sqlite") else "interval '1 day'"
-    execute(
-        store_url,
-        f"UPDATE timers SET due_at = due_at - {earlier} WHERE timer_key LIKE %s",
-        (f"{wait}%",),
-    )
 
 
 def keeper(service: TableService) -> Timekeeper:
@@ -90,22 +81,22 @@ def test_a_turn_that_runs_out_is_played_by_the_timer(service: TableService) -> N
 
 
 def test_a_move_just_before_the_deadline_wins_and_the_timeout_changes_nothing(
-    service: TableService, store_url: str
+    service: TableService,
 ) -> None:
     state = dealt(service, "t1")
-    rush(store_url)
+    rush(service.store)
     (claimed,) = service.store.claim_due_timers()  # type: ignore[attr-defined]
     bots = Bots(service)
     state = bots.play(state)  # the seat discards while the timer is on its way
     head = service.store.stream_version("t1")
-    assert isinstance(fire_timer(service, claimed), Rejected)
+    assert fire_timer(service, claimed).status == "refused"
     assert service.store.stream_version("t1") == head
     assert types_by(service.store, "t1", "timer") == []
     assert claimed.key not in timer_keys(service.store, "t1")
 
 
 def test_a_claim_window_times_out_for_every_seat_that_did_not_answer(
-    service: TableService, store_url: str
+    service: TableService,
 ) -> None:
     state = dealt(service, "t1")
     bots = Bots(service, seed=3)
@@ -117,7 +108,7 @@ def test_a_claim_window_times_out_for_every_seat_that_did_not_answer(
     first, *others = [seat for seat, _ in state.hand.window.options]  # type: ignore[union-attr]
     accept(service, "t1", PassClaim(seat=first), "t1/pass")
     assert [k.split(":")[:2] for k in timer_keys(service.store, "t1")] == [["claim", "all"]]
-    rush(store_url)
+    rush(service.store)
     assert keeper(service).tick() == 1
     answered = [
         e.payload["seat"]
@@ -129,11 +120,11 @@ def test_a_claim_window_times_out_for_every_seat_that_did_not_answer(
 
 
 def test_after_a_timeout_the_seat_gets_the_short_托管_window_on_its_later_turns(
-    service: TableService, store_url: str
+    service: TableService,
 ) -> None:
     state = dealt(service, "t1")
     seat = state.hand.turn  # type: ignore[union-attr]
-    rush(store_url)
+    rush(service.store)
     keeper(service).tick()
     state = Bots(service).play_until(
         service.load("t1"),
@@ -142,7 +133,7 @@ def test_after_a_timeout_the_seat_gets_the_short_托管_window_on_its_later_turn
     (window,) = service.store.timers_of("t1")  # type: ignore[attr-defined]
     assert window.key == f"autoplay_window:{seat}:v{state.wait_since}"
     assert (window.due_at - window.claimed_at).total_seconds() <= SLOW["autoplay_window"]
-    rush(store_url)
+    rush(service.store)
     keeper(service).tick()
     assert types_by(service.store, "t1", "timer").count("seat_autoplayed") == 2
     assert service.load("t1").hand.system_moves[seat] == 2  # type: ignore[union-attr]
@@ -171,7 +162,7 @@ def test_主动托管_is_never_waited_on_and_cancelling_it_brings_the_clock_back
 
 
 def test_a_dropped_seat_gets_its_grace_then_托管_until_the_hand_is_settled(
-    service: TableService, store_url: str
+    service: TableService,
 ) -> None:
     state = dealt(service, "t1")
     away = (state.hand.turn + 1) % 4  # type: ignore[union-attr]
@@ -180,7 +171,7 @@ def test_a_dropped_seat_gets_its_grace_then_托管_until_the_hand_is_settled(
     accept(service, "t1", ReportReconnect(seat=away), "t1/back")
     assert not any(k.startswith("reconnect_grace") for k in timer_keys(service.store, "t1"))
     accept(service, "t1", ReportDisconnect(seat=away), "t1/drop-again")
-    rush(store_url, "reconnect_grace")
+    rush(service.store, "reconnect_grace")
     keeper(service).tick()
     assert service.load("t1").presence[away].grace_over
     state = Bots(service).play_hand(service.load("t1"))
@@ -189,27 +180,27 @@ def test_a_dropped_seat_gets_its_grace_then_托管_until_the_hand_is_settled(
 
 
 def test_shanghai_a_drop_past_the_grace_is_penalised_when_the_timer_fires(
-    service: TableService, store_url: str
+    service: TableService,
 ) -> None:
     state = dealt(service, "t1", variant="shanghai")
     away = (state.hand.turn + 2) % 4  # type: ignore[union-attr]
     accept(service, "t1", ReportDisconnect(seat=away), "t1/drop")
-    rush(store_url)
+    rush(service.store)
     while keeper(service).tick():
         if "penalty_adjudicated" in types_by(service.store, "t1", "timer"):
             break
-        rush(store_url)
+        rush(service.store)
     (penalty,) = [e for e in service.store.read_stream("t1") if e.type == "penalty_adjudicated"]
     assert penalty.payload["seat"] == away and penalty.payload["cause"] == "dropped"
     assert penalty.actor.kind == "timer"
 
 
 def test_shanghai_the_fifth_move_the_system_makes_for_a_seat_is_penalised(
-    service: TableService, store_url: str
+    service: TableService,
 ) -> None:
     dealt(service, "t1", variant="shanghai")
     for _ in range(200):  # nobody moves: the timers play every seat
-        rush(store_url)
+        rush(service.store)
         if not keeper(service).tick():
             break
         if "penalty_adjudicated" in types_by(service.store, "t1", "timer"):
@@ -219,14 +210,14 @@ def test_shanghai_the_fifth_move_the_system_makes_for_a_seat_is_penalised(
 
 
 def test_a_leaving_seat_is_played_out_by_the_timers_and_the_series_ends(
-    service: TableService, store_url: str
+    service: TableService,
 ) -> None:
     dealt(service, "t1", variant="harbin")
     accept(service, "t1", LeaveTable(seat=1), "t1/leave")
     for _ in range(1000):  # the others never move: the timers play them, 托管 plays the leaver
         if "series_ended" in [e.type for e in service.store.read_stream("t1")]:
             break
-        rush(store_url)
+        rush(service.store)
         assert keeper(service).tick() > 0, "the table waits on nothing, yet its series goes on"
     assert "series_ended" in [e.type for e in service.store.read_stream("t1")]
     assert timer_keys(service.store, "t1") == []
@@ -243,7 +234,7 @@ def test_two_timekeepers_at_once_fire_every_timeout_once(store_url: str) -> None
         loop.start()
     try:
         for _ in range(30):  # the clock keeps running out while both keepers race
-            rush(store_url)
+            rush(first.store)
             time.sleep(0.1)
     finally:
         stop.set()

@@ -1,0 +1,149 @@
+"""``paiju serve [--demo [--tables N]]``: the whole service from one command.
+
+On the embedded default (no ``PAIJU_BROKER_URL``): one process, nothing to install (SQLite
+store ``PAIJU_STORE_URL``, default ``paiju.sqlite3``; Celery's in-memory transport with a
+worker thread; the timekeeper and, with ``PAIJU_WEBHOOK_URL``, the reactor as threads). With
+``PAIJU_BROKER_URL=redis://...`` and a PostgreSQL store, the same parts as processes, any
+number of each (``--workers``, ``--timekeepers``, ``--reactors``). ``--demo`` adds bot players
+at a few tables, one seat of which never moves (the timers play it by 托管), printed live.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from typing import TYPE_CHECKING, TextIO
+
+from services.cli.failures import CliError, command
+
+if TYPE_CHECKING:
+    from events.store.base import EventStore
+    from workers.settings import Settings
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 32:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a count from 0 to 32")
+    return int(text)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--demo", action="store_true", help="bots play a few tables, printed live")
+    parser.add_argument("--tables", type=_count, default=3, help="demo tables (default 3)")
+    parser.add_argument("--workers", type=_count, default=2, help="worker processes (distributed)")
+    parser.add_argument("--timekeepers", type=_count, default=1, help="timekeepers (distributed)")
+    parser.add_argument("--reactors", type=_count, default=1, help="reactors (distributed)")
+    parser.add_argument(
+        "--for", dest="seconds", type=float, metavar="SECONDS",
+        help="stop after this long (default: until Ctrl-C or SIGTERM)",
+    )  # fmt: skip
+
+
+@command("serve", writes=True)
+def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from workers.logging import configure_logging
+    from workers.settings import SettingsError, load_settings
+
+    out = out or sys.stdout
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+    quiet = "PAIJU_LOG_LEVEL" not in os.environ and args.demo  # the demo's lines stay readable
+    configure_logging("WARNING" if quiet else settings.log_level, settings.log_format)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    webhook = os.environ.get("PAIJU_WEBHOOK_URL")
+    if settings.embedded:
+        return _embedded(args, settings, stop, out, bool(webhook))
+    return _distributed(args, settings, stop, out, bool(webhook))
+
+
+def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Event, out: TextIO,
+              webhook: bool) -> int:  # fmt: skip
+    from workers.serve import Embedded
+
+    if not str(settings.store_url).startswith("sqlite"):
+        print("paiju serve: the in-memory broker with a PostgreSQL store: one process",
+              file=out)  # fmt: skip
+    service = Embedded(
+        settings,
+        out=out,
+        demo_tables=args.tables if args.demo else 0,
+        reactor_factory=_reactor if webhook else None,
+    )
+    service.start()
+    print(
+        f"paiju serve: embedded, store {settings.store_url} (worker, timekeeper"
+        f"{', reactor' if webhook else ''} in this process); Ctrl-C stops",
+        file=out,
+        flush=True,
+    )
+    try:
+        _wait(stop, args.seconds)
+    finally:
+        service.close()
+        print("paiju serve: stopped", file=out)
+    return 0
+
+
+def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.Event,
+                 out: TextIO, webhook: bool) -> int:  # fmt: skip
+    from workers.serve import parts, supervise
+
+    group = parts(args.workers, args.timekeepers, args.reactors, webhook)
+    print(f"paiju serve: {', '.join(p.name for p in group)} as processes", file=out, flush=True)
+    supervisor = threading.Thread(target=supervise, args=(group, stop), daemon=True)
+    supervisor.start()
+    demo = None
+    if args.demo:
+        demo = _distributed_demo(settings, args.tables, stop, out)
+    try:
+        _wait(stop, args.seconds)
+    finally:
+        stop.set()
+        supervisor.join(30)
+        if demo is not None:
+            demo.join(5)
+    return 0
+
+
+def _distributed_demo(
+    settings: Settings, tables: int, stop: threading.Event, out: TextIO
+) -> threading.Thread:
+    from events.store import open_store
+    from services.demo.driver import Demo
+    from workers.app import create_app
+    from workers.client import submit
+
+    app = create_app(settings)
+    store = open_store(settings.store_url)
+    demo = Demo(store, lambda t, c, i: submit(app, t, c, command_id=i), out, tables=tables)
+    thread = threading.Thread(target=demo.run, args=(stop,), name="demo", daemon=True)
+    thread.start()
+    return thread
+
+
+def _reactor(store: EventStore, settings: Settings) -> object:
+    from services.cli.reactor_cmd import config_from_env
+    from workers.effects.outbox import open_outbox
+    from workers.reactor.runner import Reactor, inline
+
+    config = config_from_env()
+    outbox = open_outbox(settings.store_url)
+    return Reactor(store, outbox, inline(outbox, config))
+
+
+def _wait(stop: threading.Event, seconds: float | None) -> None:
+    try:
+        stop.wait(seconds) if seconds is not None else _until(stop)
+    except KeyboardInterrupt:
+        stop.set()
+
+
+def _until(stop: threading.Event) -> None:
+    while not stop.wait(0.5):
+        pass

@@ -1,0 +1,79 @@
+"""``paiju timekeeper [--via inline|queue]``: fire the tables' turn timers from the store.
+
+The timers are rows the appends write (``events.store.timers``); this loop claims the due ones
+with a lease and gives each table its timeout. ``inline`` (the default) runs the timeout in
+this process through the same command path as a worker (``run_command``, outcome recorded);
+``queue`` sends it to the commands queue instead (needs ``PAIJU_BROKER_URL``). Any number may
+run at once. Settings: ``PAIJU_STORE_URL`` (or ``PAIJU_STORE``), ``PAIJU_BROKER_URL``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from typing import TextIO
+
+from services.cli.failures import CliError, command
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--via",
+        choices=("inline", "queue"),
+        default="inline",
+        help="run each timeout here (inline, the default) or send it to the commands queue",
+    )
+    parser.add_argument(
+        "--lease",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long a claimed timer is held before another timekeeper may fire it (10)",
+    )
+
+
+@command("timekeeper", writes=True)
+def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from events.store import open_store
+    from workers.logging import configure_logging
+    from workers.settings import SettingsError, load_settings
+    from workers.task import build_service
+    from workers.timekeeper import Timekeeper, fire_inline, fire_through_queue
+
+    out = out or sys.stdout
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+    if not 1 <= args.lease <= 3600:
+        raise CliError(f"--lease must be 1-3600 seconds, not {args.lease:g}")
+    configure_logging(settings.log_level, settings.log_format)
+    store = open_store(settings.store_url)
+    if args.via == "queue":
+        if settings.embedded:
+            raise CliError(
+                "--via queue needs PAIJU_BROKER_URL=redis://...: memory:// is per process"
+            )
+        from workers.app import create_app
+
+        fire = fire_through_queue(create_app(settings), store)
+    else:
+        fire = fire_inline(build_service(settings))
+    keeper = Timekeeper(store, fire, lease=args.lease)  # type: ignore[arg-type]
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(f"paiju timekeeper: firing {args.via} from {settings.store_url}", file=out, flush=True)
+    thread = threading.Thread(target=keeper.run, args=(stop,), name="timekeeper", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.5)
+    except KeyboardInterrupt:
+        stop.set()
+        thread.join(10)
+    finally:
+        store.close()
+    print(f"paiju timekeeper: stopped; {keeper.fired} timers fired", file=out)
+    return 0

@@ -1,0 +1,54 @@
+"""``paiju serve``: the embedded default in one process, its demo played through the worker
+path and the idle seat played by the timers; ``paiju timekeeper``'s refusals of bad options."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from events.store import open_store
+from services.cli.main import main as paiju
+
+
+def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
+    tmp_path: Path,
+) -> None:
+    store_url = f"sqlite:///{tmp_path}/serve.sqlite3"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")},
+        "PAIJU_STORE_URL": store_url,
+        "PAIJU_TURN_SECONDS": "1",
+        "PAIJU_AUTOPLAY_WINDOW_SECONDS": "1",
+        "PAIJU_CLAIM_SECONDS": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "2", "--for", "8"],
+        env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "paiju serve: embedded" in done.stdout and "time is up" in done.stdout
+    store = open_store(store_url)
+    events = store.read_stream("demo-1")
+    by_timer = [e for e in events if e.actor.kind == "timer"]
+    assert by_timer and all(
+        e.payload.get("seats", [3]) == [3] for e in by_timer if e.type == "wait_timed_out"
+    )
+    by_bots = [e for e in events if e.actor.kind == "seat"]
+    assert by_bots and {e.actor.seat for e in by_bots} <= {0, 1, 2}  # seat 3 never moved
+    outcome = store.load_outcome(by_bots[0].command_id)  # type: ignore[attr-defined]
+    assert outcome is not None and outcome.accepted  # through the command path: recorded
+    assert store.read_stream("demo-2")  # the other table plays too
+    store.close()
+
+
+def test_paiju_timekeeper_refuses_a_bad_lease_and_a_queue_it_cannot_reach(
+    capsys: object, monkeypatch: object, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PAIJU_STORE_URL", f"sqlite:///{tmp_path}/t.sqlite3")  # type: ignore[attr-defined]
+    monkeypatch.delenv("PAIJU_BROKER_URL", raising=False)  # type: ignore[attr-defined]
+    assert paiju(["timekeeper", "--lease", "0"]) == 2
+    assert "--lease must be 1-3600 seconds" in capsys.readouterr().err  # type: ignore[attr-defined]
+    assert paiju(["timekeeper", "--via", "queue"]) == 2
+    assert "--via queue needs PAIJU_BROKER_URL" in capsys.readouterr().err  # type: ignore[attr-defined]
