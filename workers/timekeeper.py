@@ -68,8 +68,14 @@ class Timekeeper:
         return len(due)
 
     def _fire_one(self, timer: DueTimer) -> None:
+        command_id = timeout_command_id(timer.stream_id, timer.key)
+        bound = structlog.contextvars.bound_contextvars(
+            table_id=timer.stream_id, command_id=command_id, timer=timer.key
+        )
         try:
-            self.fire(timer)
+            with bound:
+                self.fire(timer)
+                log.debug("timer.fired", lateness=round(timer.lateness, 4), attempts=timer.attempts)
             self.fired += 1
         except Exception:  # the lease runs out and the timer is tried again
             self.failed += 1
