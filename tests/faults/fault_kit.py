@@ -1,0 +1,211 @@
+"""What the fault tests share: a private redis-server they may kill, ``paiju`` parts run as
+processes a test supervises (killed, restarted), and the checks that count what a fault cost.
+
+A module of its own, not a conftest (conftest names clash across test folders).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+
+from events.store.base import EventStore
+from services.tables.verify import verify_table
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def paiju() -> list[str]:
+    script = Path(sys.executable).parent / "paiju"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("paiju")
+    return [found] if found else [sys.executable, "-m", "services.cli.main"]
+
+
+class PrivateRedis:
+    """A redis-server of the test's own on a free port, keeping nothing on disk, so the test
+    may kill it or restart it empty without touching the machine's Redis."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.restarts = 0
+
+    def start(self) -> None:
+        log = (self.root / "redis.log").open("a")
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.root), "--maxmemory-policy", "noeviction"],
+            stdout=log, stderr=log, start_new_session=True,
+        )
+        log.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(redis.RedisError):
+                if self.client().ping():
+                    return
+            time.sleep(0.05)
+        raise RuntimeError(f"redis-server on port {self.port} did not start: see {self.root}")
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2)
+
+    def restart_empty(self) -> None:
+        """``shutdown nosave`` and start again: every key (queued and unacked messages) gone."""
+        with contextlib.suppress(redis.RedisError):
+            self.client().shutdown(nosave=True)
+        if self.process is not None:
+            self.process.wait(10)
+        self.start()
+        self.restarts += 1
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+
+@dataclass
+class Part:
+    """One ``paiju`` command as a process of its own session (so its pool dies with it), which
+    the test starts, kills and starts again as a supervisor would; each run logs to a file."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    logs: Path
+    process: subprocess.Popen[bytes] | None = None
+    runs: int = 0
+    log_path: Path = field(default_factory=Path)
+
+    def start(self) -> None:
+        self.runs += 1
+        self.log_path = self.logs / f"{self.name}-{self.runs}.log"
+        with self.log_path.open("w") as out:
+            self.process = subprocess.Popen(
+                [*paiju(), *self.argv], env=self.env, stdout=out, stderr=out,
+                start_new_session=True,
+            )
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def log_text(self) -> str:
+        return self.log_path.read_text("utf-8", "replace") if self.log_path.exists() else ""
+
+    def wait_for_log(self, text: str, timeout: float) -> bool:
+        return self.wait_for_log_count(text, 1, timeout)
+
+    def wait_for_log_count(self, text: str, times: int, timeout: float) -> bool:
+        """Until ``text`` is in this run's log ``times`` times (False: it died, or timed out)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.log_text().count(text) >= times:
+                return True
+            if not self.alive():
+                return False
+            time.sleep(0.02)
+        return False
+
+    def children(self) -> list[int]:
+        """The part's own child processes (a worker's pool), read from /proc."""
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if self.process is not None and int(fields[1]) == self.process.pid:
+                    found.append(int(stat.parent.name))
+        return found
+
+    def kill_group(self) -> None:
+        """SIGKILL the part and every process of its session (a worker's main and pool)."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        """A warm stop (SIGTERM to the session), then SIGKILL if it hangs."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.kill_group()
+
+
+@dataclass
+class LogCount:
+    """What the store holds, counted: the assertions of every fault test."""
+
+    tables: int = 0
+    events: int = 0
+    doubled_command_ids: list[str] = field(default_factory=list)
+    version_gaps: list[str] = field(default_factory=list)
+    not_replaying: list[str] = field(default_factory=list)
+    batches_replayed: int = 0  # batches ``verify_table`` decided again and found the same
+    command_ids: set[str] = field(default_factory=set)
+    by_type: Counter[str] = field(default_factory=Counter)
+
+
+def count_log(store: EventStore, table_ids: list[str]) -> LogCount:
+    """Each table's stream read back: a command id's events in one batch only (a second run of
+    a command appends nothing), versions 1..n with no gap, and the stream replays
+    (``verify_table``: hash chain, seeds, every batch re-decided)."""
+    count = LogCount(tables=len(table_ids))
+    for table_id in table_ids:
+        events = store.read_stream(table_id)
+        count.events += len(events)
+        count.by_type.update(e.type for e in events)
+        if [e.version for e in events] != list(range(1, len(events) + 1)):
+            count.version_gaps.append(table_id)
+        batches: list[str] = []
+        for event in events:
+            if event.command_id is not None and (not batches or batches[-1] != event.command_id):
+                batches.append(event.command_id)
+        count.command_ids.update(batches)
+        count.doubled_command_ids += [c for c, n in Counter(batches).items() if n > 1]
+        report = verify_table(events, sealed=_sealed_seeds(store, table_id, events))
+        count.batches_replayed += report.batches_replayed
+        if not report.ok:
+            count.not_replaying.append(f"{table_id}: {report.lines()}")
+    return count
+
+
+def _sealed_seeds(store: EventStore, table_id: str, events: list[object]) -> dict[int, str]:
+    """The seed of a hand still in play (not revealed yet), so its batches replay too."""
+    hands = sum(1 for e in events if getattr(e, "type", "") == "hand_started")
+    seeds = {}
+    for hand in range(1, hands + 1):
+        with contextlib.suppress(Exception):  # revealed ones come from the stream itself
+            seeds[hand] = store.load_seed(table_id, hand)
+    return seeds
