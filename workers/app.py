@@ -21,7 +21,7 @@ import workers.logging  # noqa: F401  (connects the logging signals for every ap
 from workers.queues import ROUTES, QueueNames
 from workers.settings import Settings, load_settings
 
-TASK_MODULES = ("workers.tasks.commands",)
+TASK_MODULES = ("workers.tasks.commands", "workers.tasks.effects")
 """Modules whose ``shared_task``s every app runs; a new task module is added here."""
 
 

@@ -56,6 +56,17 @@ class Settings(BaseSettings):
     claim_seconds: Seconds | None = None
     autoplay_window_seconds: Seconds | None = None
     reconnect_grace_seconds: Seconds | None = None
+    webhook_url: str | None = None
+    """Where platform notifications are posted; none: no reactor runs, nothing is sent."""
+    webhook_secret: SecretStr | None = None
+    """The HMAC-SHA256 key the platform checks each notification's signature with."""
+    webhook_max_attempts: int = Field(default=8, ge=1, le=100)
+    """Attempts before a delivery is set aside (``paiju webhooks list --set-aside``)."""
+    webhook_backoff_base: float = Field(default=1.0, gt=0)
+    """Seconds before the second attempt; each later wait doubles, with jitter, up to the cap."""
+    webhook_backoff_cap: float = Field(default=300.0, gt=0)
+    webhook_timeout: float = Field(default=5.0, gt=0, le=60)
+    """Seconds a post may take (connect, read, write each)."""
 
     @field_validator("log_level", "log_format", mode="before")
     @classmethod

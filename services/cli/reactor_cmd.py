@@ -1,11 +1,13 @@
-"""``paiju reactor [--store URL] [--inline]``: run the platform-notification reactor.
+"""``paiju reactor [--store URL] [--inline] [--lease SECONDS]``: the platform-notification
+reactor (``workers.reactor``), configured by ``PAIJU_*``.
 
 It tails the store, writes a webhook delivery for each settled hand, adjudicated penalty and
-ended series, and dispatches the due ones: to the Celery effects queue, or with ``--inline``
-posted from this process. It runs until Ctrl-C or SIGTERM; any number may run at once
-(``workers.reactor.runner``). Webhook settings come from the environment:
-``PAIJU_WEBHOOK_URL`` and ``PAIJU_WEBHOOK_SECRET`` (required), ``PAIJU_WEBHOOK_MAX_ATTEMPTS``,
-``PAIJU_WEBHOOK_BACKOFF_BASE``, ``PAIJU_WEBHOOK_BACKOFF_CAP``, ``PAIJU_WEBHOOK_TIMEOUT``.
+ended series, and dispatches the due ones to the Celery effects queue (``PAIJU_BROKER_URL``),
+where ``paiju worker`` posts them; with ``--inline``, or the in-memory broker no other process
+can reach, it posts them itself. It runs until Ctrl-C or SIGTERM; any number may run at once.
+Webhook settings: ``PAIJU_WEBHOOK_URL`` and ``PAIJU_WEBHOOK_SECRET`` (required),
+``PAIJU_WEBHOOK_MAX_ATTEMPTS``, ``PAIJU_WEBHOOK_BACKOFF_BASE``, ``PAIJU_WEBHOOK_BACKOFF_CAP``,
+``PAIJU_WEBHOOK_TIMEOUT``. The first line on stdout says where it reads and posts.
 """
 
 from __future__ import annotations
@@ -16,28 +18,17 @@ import signal
 import sys
 import threading
 from contextlib import closing
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from services.cli.failures import CliError, command
-from services.cli.stores import choose, open_for_writing
-
-if TYPE_CHECKING:
-    from workers.effects.delivery import WebhookConfig
-
-ENV = {
-    "url": "PAIJU_WEBHOOK_URL",
-    "secret": "PAIJU_WEBHOOK_SECRET",
-    "max_attempts": "PAIJU_WEBHOOK_MAX_ATTEMPTS",
-    "backoff_base": "PAIJU_WEBHOOK_BACKOFF_BASE",
-    "backoff_cap": "PAIJU_WEBHOOK_BACKOFF_CAP",
-    "timeout": "PAIJU_WEBHOOK_TIMEOUT",
-}
+from services.cli.stores import StoreChoice, open_for_writing
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from services.cli.stores import add_store_argument
+    from services.cli.stores import STORE_HELP
 
-    add_store_argument(parser)
+    parser.add_argument("--store", metavar="URL", help=STORE_HELP.replace(
+        "default $PAIJU_STORE", "default $PAIJU_STORE_URL, $PAIJU_STORE"))  # fmt: skip
     parser.add_argument(
         "--inline",
         action="store_true",
@@ -49,60 +40,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=30.0,
         metavar="SECONDS",
         help="how long a dispatched delivery is held before another reactor may post it again"
-        " (more than the post's timeout; default 30)",
+        " (more than $PAIJU_WEBHOOK_TIMEOUT; default 30)",
     )
 
 
-def config_from_env() -> WebhookConfig:
-    """The webhook settings from ``PAIJU_WEBHOOK_*``; a missing or bad one is one line."""
-    from workers.effects.delivery import WebhookConfig
-
-    values: dict[str, object] = {}
-    for field, name in ENV.items():
-        text = os.environ.get(name)
-        if text is None or text == "":
-            if field in ("url", "secret"):
-                raise CliError(f"${name} is not set: the reactor needs a webhook {field}")
-            continue
-        try:
-            values[field] = int(text) if field == "max_attempts" else (
-                float(text) if field not in ("url", "secret") else text
-            )
-        except ValueError:
-            raise CliError(f"${name}={text!r} is not a number") from None
-    try:
-        return WebhookConfig(**values)  # type: ignore[arg-type]
-    except ValueError as error:
-        raise CliError(str(error)) from None
+def _store_choice(given: str | None, settings_url: str) -> StoreChoice:
+    if given is not None:
+        return StoreChoice(given, "--store")
+    named = next((v for v in ("PAIJU_STORE_URL", "PAIJU_STORE") if v in os.environ), None)
+    return StoreChoice(settings_url, f"${named}" if named else "the default")
 
 
 @command("reactor", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from workers.effects.outbox import open_outbox
-    from workers.reactor.runner import Reactor, inline
+    from workers.app import create_app
+    from workers.logging import configure_logging
+    from workers.reactor.wiring import reactor_for
+    from workers.settings import SettingsError, load_settings
 
     out = out or sys.stdout
-    config = config_from_env()
-    if not config.timeout < args.lease:
-        raise CliError(f"--lease {args.lease:g} must be longer than the post's timeout"
-                       f" ({config.timeout:g} s)")  # fmt: skip
-    if not args.inline:
-        raise CliError("dispatch to Celery needs workers.app; run with --inline for now")
-    choice = choose(args)
+    try:
+        settings = load_settings(**({} if args.store is None else {"store_url": args.store}))
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+    if not settings.webhook_url:
+        raise CliError("PAIJU_WEBHOOK_URL is not set: there is nowhere to send notifications")
+    configure_logging(settings.log_level, settings.log_format)
+    posts_here = args.inline or settings.embedded
+    choice = _store_choice(args.store, settings.store_url)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    with closing(open_for_writing(choice)) as store, closing(open_outbox(choice.url.strip())) as outbox:
-        reactor = Reactor(store, outbox, inline(outbox, config), lease_seconds=args.lease)
-        print(f"paiju reactor: {reactor.name} from position {reactor.position} of"
-              f" {choice.shown}, posting to {config.url}", file=out, flush=True)  # fmt: skip
-        thread = reactor.start(stop)
+    with closing(open_for_writing(choice)) as store:
         try:
-            while thread.is_alive():
-                thread.join(timeout=0.5)
-        except KeyboardInterrupt:
-            stop.set()
-            thread.join(timeout=10)
-        counts = reactor.counts
-        print(f"paiju reactor: stopped at position {reactor.position}; {counts.written}"
-              f" deliveries written, {counts.dispatched} dispatched", file=out)  # fmt: skip
+            reactor = reactor_for(
+                settings, store, app=None if posts_here else create_app(settings),
+                lease_seconds=args.lease,
+            )  # fmt: skip
+        except ValueError as error:
+            raise CliError(str(error)) from None
+        assert reactor is not None
+        with closing(reactor.outbox):
+            where = f"posting to {settings.webhook_url}" if posts_here else (
+                "dispatching to the effects queue")  # fmt: skip
+            print(f"paiju reactor: {reactor.name} from position {reactor.position} of"
+                  f" {choice.shown}, {where}", file=out, flush=True)  # fmt: skip
+            thread = reactor.start(stop)
+            try:
+                while thread.is_alive():
+                    thread.join(timeout=0.5)
+            except KeyboardInterrupt:
+                stop.set()
+                thread.join(timeout=10)
+            counts = reactor.counts
+            print(f"paiju reactor: stopped at position {reactor.position}; {counts.written}"
+                  f" deliveries written, {counts.dispatched} dispatched", file=out)  # fmt: skip
     return 0

@@ -1,49 +1,44 @@
-"""The reactor dispatching to a real Celery worker on the effects queue (the in-memory
-transport, a worker thread in this process, as ``paiju serve``'s embedded mode runs it)."""
+"""The reactor dispatching to a real Celery worker on the effects queue: Paiju's own app
+(``workers.app.create_app``) on the in-memory transport with a worker thread in this process,
+as ``paiju serve``'s embedded mode runs it."""
 
 from __future__ import annotations
 
 import threading
 
-from celery import Celery
-from celery.contrib.testing.worker import start_worker
-from effects_kit import Receiver, config_for, notified_keys, play_table
+from effects_kit import SECRET, Receiver, notified_keys, play_table
 
 from events.store import open_store
 from services.tables import TableService
-from workers.effects import tasks
+from workers.app import create_app
 from workers.effects.outbox import Claim, open_outbox
+from workers.embedded import EmbeddedWorker
+from workers.queues import QueueNames
 from workers.reactor.runner import Reactor
-
-QUEUE = "effects"
+from workers.settings import load_settings
+from workers.tasks import effects
 
 
 def test_deliveries_dispatched_twice_to_the_effects_queue_are_posted_by_the_worker_once(
     store_url: str, receiver: Receiver
 ) -> None:
-    app = Celery("paiju-effects-test", broker="memory://", set_as_current=False)
-    app.conf.update(
-        broker_transport_options={"polling_interval": 0.02},
-        task_acks_late=True,
-        task_serializer="json",
-        accept_content=["json"],
-        task_ignore_result=True,
-        worker_hijack_root_logger=False,
-    )
-    tasks.register(app, store_url, config_for(receiver))
-    store = open_store(store_url)
-    outbox = open_outbox(store_url)
-    send = tasks.celery_dispatch(app, QUEUE)
+    settings = load_settings(
+        store_url=store_url, broker_url="memory://", webhook_url=receiver.url,
+        webhook_secret=SECRET, webhook_backoff_base=0.05, webhook_backoff_cap=0.2,
+    )  # fmt: skip
+    app = create_app(settings)
+    send = effects.celery_dispatch(app)
 
     def twice(claim: Claim) -> None:  # a broker that delivers every message twice
         send(claim)
         send(claim)
 
+    store = open_store(store_url)
+    outbox = open_outbox(store_url)
     reactor = Reactor(store, outbox, twice, idle_seconds=0.2)
     stop = threading.Event()
     try:
-        with start_worker(app, pool="threads", concurrency=2, queues=[QUEUE],
-                          perform_ping_check=False, shutdown_timeout=10):  # fmt: skip
+        with EmbeddedWorker(app, concurrency=2, queues=[QueueNames.effects.value]):
             thread = reactor.start(stop)
             service = TableService(store)
             for n in range(3):
@@ -57,6 +52,6 @@ def test_deliveries_dispatched_twice_to_the_effects_queue_are_posted_by_the_work
         assert reactor.counts.dispatched == len(keys)  # each claim sent as two messages
     finally:
         stop.set()
-        tasks.RESOURCES.close()
+        effects.RESOURCES.close()
         outbox.close()
         store.close()

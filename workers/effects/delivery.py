@@ -15,13 +15,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import httpx
 import structlog
 
 from workers.effects.outbox import SENDING, Outbox
 from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signature_header
+
+if TYPE_CHECKING:
+    from workers.settings import Settings
 
 Result = Literal["delivered", "retry", "set_aside", "stale"]
 USER_AGENT = "paiju-webhooks/1"
@@ -50,6 +53,26 @@ class WebhookConfig:
             raise ValueError("webhook backoff needs 0 < backoff_base <= backoff_cap")
         if self.timeout <= 0:
             raise ValueError("webhook timeout must be positive")
+
+
+def webhook_config(settings: Settings) -> WebhookConfig | None:
+    """The webhook settings of ``PAIJU_WEBHOOK_*``; None when no URL is set (nothing is sent).
+    A URL without a secret, or a bad value, is a ``ValueError`` naming the variable."""
+    if not settings.webhook_url:
+        return None
+    if settings.webhook_secret is None or not settings.webhook_secret.get_secret_value():
+        raise ValueError("PAIJU_WEBHOOK_SECRET is not set: the platform checks each signature")
+    try:
+        return WebhookConfig(
+            url=settings.webhook_url,
+            secret=settings.webhook_secret.get_secret_value(),
+            max_attempts=settings.webhook_max_attempts,
+            backoff_base=settings.webhook_backoff_base,
+            backoff_cap=settings.webhook_backoff_cap,
+            timeout=settings.webhook_timeout,
+        )
+    except ValueError as error:
+        raise ValueError(f"PAIJU_WEBHOOK_*: {error}") from None
 
 
 def backoff(attempts: int, base: float, cap: float, rng: random.Random | None = None) -> float:
