@@ -10,11 +10,8 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
-from effects_kit import PG_ADMIN, PG_DSN, PG_URL, SECRET, Receiver
-from pg_reset import empty_schema
+from effects_kit import PG_ADMIN, PG_DSN, SECRET, Receiver, empty_pg_url
 from psycopg import sql
-
-from events.store import open_store
 
 
 @pytest.fixture(scope="session")
@@ -27,15 +24,6 @@ def pg_schema() -> Iterator[str]:
     yield schema
     with psycopg.connect(PG_DSN, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
-
-
-def empty_pg_url(schema: str) -> str:
-    url = f"{PG_URL}?schema={schema}"
-    with contextlib.closing(open_store(url)):  # migrate, then start empty
-        pass
-    with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        empty_schema(conn, schema)
-    return url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -4,6 +4,7 @@ parts of a reactor wired together."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 import time
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
+import psycopg
+from pg_reset import empty_schema
 
 from events.store import open_store
 from events.store.base import EventStore
@@ -179,3 +182,12 @@ def config_for(receiver: Receiver, **changes: float) -> WebhookConfig:
         max_attempts=int(settings.pop("max_attempts", 8)),
         **settings,
     )
+
+
+def empty_pg_url(schema: str) -> str:
+    url = f"{PG_URL}?schema={schema}"
+    with contextlib.closing(open_store(url)):  # migrate, then start empty
+        pass
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        empty_schema(conn, schema)
+    return url

@@ -6,8 +6,15 @@ from __future__ import annotations
 import threading
 import time
 
-from conftest import empty_pg_url
-from effects_kit import SECRET, Parts, Receiver, config_for, notified_keys, play_table
+from effects_kit import (
+    SECRET,
+    Parts,
+    Receiver,
+    config_for,
+    empty_pg_url,
+    notified_keys,
+    play_table,
+)
 
 from events.store import open_store
 from services.tables import TableService
