@@ -1,0 +1,49 @@
+"""Read models on both stores: a SQLite file per test, and a fresh PostgreSQL schema per test."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from pg_reset import empty_schema
+from psycopg import sql
+
+from events.store import open_store
+
+PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
+PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
+PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
+
+
+@pytest.fixture(scope="session")
+def projections_schema() -> Iterator[str]:
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                conn.execute("CREATE DATABASE paiju_test")
+    schema = f"projections_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    yield schema
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def url(request: pytest.FixtureRequest, tmp_path: object) -> str:
+    """A store URL; the read models live in the same database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/projections.sqlite3"
+    schema = request.getfixturevalue("projections_schema")
+    with contextlib.closing(open_store(f"{PG_URL}?schema={schema}")):
+        pass
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        empty_schema(conn, schema)
+        for (table,) in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = %s AND tablename ~ '_b[0-9]+$'",
+            (schema,),
+        ).fetchall():  # a build's tables: dropped, as its row in projection_builds is gone
+            conn.execute(sql.SQL("DROP TABLE {}").format(sql.Identifier(schema, table)))
+    return f"{PG_URL}?schema={schema}"

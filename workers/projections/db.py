@@ -1,0 +1,283 @@
+"""The read models' database: builds, their checkpoints, and one transaction per batch.
+
+``batch(projection, build, expected)`` opens a transaction, locks the build's row and checks
+that its position is still ``expected`` (compare-and-set: a second projector that read the
+same checkpoint finds it moved and writes nothing), yields ``Rows`` on the build's tables,
+and moves the position in the same transaction. SQLite takes its one write lock
+(``BEGIN IMMEDIATE``); PostgreSQL locks the build's row (``FOR UPDATE``), and a projector also
+holds a session advisory lock per build (``leader``) so that a second copy stands by instead
+of racing for every batch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg import sql as pgsql
+
+from events.store import parse_store_url
+from events.store.migrations import migrate_postgres, migrate_sqlite
+from workers.projections.base import Projection
+from workers.projections.sql import Dialect, SqlRows, create_statements, drop_statements
+
+BUILD_COLUMNS = "name, build, code_version, position, active, caught_up_at, error, error_position"
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    name: str
+    build: int
+    code_version: int
+    position: int
+    active: bool
+    caught_up_at: Any
+    error: str | None
+    error_position: int | None
+
+
+class CheckpointMoved(Exception):
+    """Another projector moved this build's checkpoint first; nothing was written."""
+
+
+class ProjectionDB:
+    """Shared by both databases; subclasses give a connection and run statements."""
+
+    dialect: Dialect
+
+    # -- connections (per backend) ---------------------------------------------------------
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        raise NotImplementedError
+        yield
+
+    def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    @property
+    def mark(self) -> str:
+        return "?" if self.dialect == "sqlite" else "%s"
+
+    # -- builds ----------------------------------------------------------------------------
+    def builds(self, name: str | None = None) -> list[Build]:
+        where = "" if name is None else f" WHERE name = {self.mark}"
+        with self._transaction() as conn:
+            rows = self._run(
+                conn,
+                f"SELECT {BUILD_COLUMNS} FROM projection_builds{where} ORDER BY name, build",
+                () if name is None else (name,),
+            )
+        return [Build(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7]) for r in rows]
+
+    def active_build(self, name: str) -> Build | None:
+        return next((b for b in self.builds(name) if b.active), None)
+
+    def new_build(self, projection: Projection, *, active: bool) -> Build:
+        """A new build of ``projection`` at position 0, with empty tables of its own."""
+        m = self.mark
+        with self._transaction() as conn:
+            (top,) = self._run(
+                conn, f"SELECT coalesce(max(build), 0) FROM projection_builds WHERE name = {m}",
+                (projection.name,),
+            )[0]  # fmt: skip
+            build = int(top) + 1
+            for spec in projection.tables:
+                for statement in create_statements(spec, build, self.dialect):
+                    self._run(conn, statement)
+            self._run(
+                conn,
+                "INSERT INTO projection_builds (name, build, code_version, active)"
+                f" VALUES ({m}, {m}, {m}, {m})",
+                (projection.name, build, projection.code_version, active),
+            )
+        found = [b for b in self.builds(projection.name) if b.build == build]
+        return found[0]
+
+    def ensure_live(self, projection: Projection) -> Build:
+        """The active build, or a first one (active at once: there is nothing to switch from)."""
+        live = self.active_build(projection.name)
+        if live is not None:
+            return live
+        try:
+            return self.new_build(projection, active=True)
+        except (sqlite3.IntegrityError, psycopg.errors.UniqueViolation):
+            live = self.active_build(projection.name)  # another projector made it first
+            assert live is not None
+            return live
+
+    def activate(self, name: str, build: int) -> None:
+        """Switch readers to ``build`` (one transaction: never two active, never none)."""
+        m = self.mark
+        with self._transaction() as conn:
+            self._run(conn, f"UPDATE projection_builds SET active = {m} WHERE name = {m}",
+                      (False, name))  # fmt: skip
+            self._run(
+                conn,
+                f"UPDATE projection_builds SET active = {m}, caught_up_at = CURRENT_TIMESTAMP"
+                f" WHERE name = {m} AND build = {m}",
+                (True, name, build),
+            )
+
+    def drop_build(self, projection: Projection, build: int) -> None:
+        m = self.mark
+        with self._transaction() as conn:
+            for spec in projection.tables:
+                for statement in drop_statements(spec, build):
+                    self._run(conn, statement)
+            self._run(conn, f"DELETE FROM projection_builds WHERE name = {m} AND build = {m}"
+                      " AND NOT active", (projection.name, build))  # fmt: skip
+
+    def record_error(self, name: str, build: int, position: int, error: str) -> None:
+        m = self.mark
+        with self._transaction() as conn:
+            self._run(
+                conn,
+                f"UPDATE projection_builds SET error = {m}, error_position = {m},"
+                f" updated_at = CURRENT_TIMESTAMP WHERE name = {m} AND build = {m}",
+                (error[:2000], position, name, build),
+            )
+
+    def clear_error(self, name: str, build: int) -> None:
+        m = self.mark
+        with self._transaction() as conn:
+            self._run(conn, "UPDATE projection_builds SET error = NULL, error_position = NULL"
+                      f" WHERE name = {m} AND build = {m}", (name, build))  # fmt: skip
+
+    # -- batches ---------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def batch(
+        self, projection: Projection, build: int, expected: int, last: int
+    ) -> Iterator[SqlRows]:
+        """Rows on the build's tables, committed with its checkpoint moved from ``expected``
+        to ``last``; ``CheckpointMoved`` (and nothing written) if it is no longer ``expected``."""
+        m = self.mark
+        lock = "" if self.dialect == "sqlite" else " FOR UPDATE"
+        with self._transaction() as conn:
+            found = self._run(
+                conn,
+                f"SELECT position FROM projection_builds WHERE name = {m} AND build = {m}{lock}",
+                (projection.name, build),
+            )
+            if not found or int(found[0][0]) != expected:
+                raise CheckpointMoved(f"{projection.name} build {build}: not at {expected}")
+            yield SqlRows(
+                projection.tables, build, self.dialect, lambda t, p: self._run(conn, t, p)
+            )
+            self._run(
+                conn,
+                f"UPDATE projection_builds SET position = {m}, updated_at = CURRENT_TIMESTAMP"
+                f" WHERE name = {m} AND build = {m} AND position = {m}",
+                (last, projection.name, build, expected),
+            )
+
+    @contextlib.contextmanager
+    def reader(self, projection: Projection, build: int) -> Iterator[SqlRows]:
+        """Rows for reading one build (a query)."""
+        with self._transaction() as conn:
+            yield SqlRows(
+                projection.tables, build, self.dialect, lambda t, p: self._run(conn, t, p)
+            )
+
+    def leader(self, name: str, build: int) -> contextlib.AbstractContextManager[bool]:
+        """Whether this projector leads the build (always, on SQLite: its lock is per batch)."""
+        return contextlib.nullcontext(True)
+
+    def close(self) -> None: ...
+
+
+class SqliteProjectionDB(ProjectionDB):
+    dialect: Dialect = "sqlite"
+
+    def __init__(self, path: str, busy_timeout: float = 30.0) -> None:
+        self.path = path
+        self.busy_timeout = busy_timeout
+        self._local = threading.local()
+        migrate_sqlite(self._conn())
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
+                                   check_same_thread=False)  # fmt: skip
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            self._local.conn = conn
+        return conn
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return list(conn.execute(text, tuple(params)).fetchall())
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+class PostgresProjectionDB(ProjectionDB):
+    dialect: Dialect = "postgres"
+
+    def __init__(self, conninfo: str, schema: str = "public") -> None:
+        self.conninfo, self.schema = conninfo, schema
+        self._local = threading.local()
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            migrate_postgres(conn, schema)
+
+    def _conn(self) -> psycopg.Connection[tuple[Any, ...]]:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed:
+            conn = psycopg.connect(self.conninfo, autocommit=True)
+            conn.execute(pgsql.SQL("SET search_path TO {}").format(pgsql.Identifier(self.schema)))
+            self._local.conn = conn
+        return conn
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
+        conn = self._conn()
+        with conn.transaction():
+            yield conn
+
+    def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        cur = conn.execute(text.encode(), tuple(params))
+        return list(cur.fetchall()) if cur.description else []
+
+    @contextlib.contextmanager
+    def leader(self, name: str, build: int) -> Iterator[bool]:  # type: ignore[override]
+        """A session advisory lock on a connection of its own, held while the caller leads."""
+        conn = psycopg.connect(self.conninfo, autocommit=True)
+        key = f"paiju_projection:{self.schema}:{name}:{build}"
+        try:
+            row = conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()
+            yield bool(row and row[0])
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+def open_projection_db(url: str) -> ProjectionDB:
+    """The read models' database: the event store's own, at ``url``."""
+    where = parse_store_url(url)
+    if where.backend == "sqlite":
+        return SqliteProjectionDB(where.path)
+    return PostgresProjectionDB(where.conninfo, where.schema)
