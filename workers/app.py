@@ -37,6 +37,14 @@ def transport_options(settings: Settings) -> dict[str, Any]:
     return {
         "global_keyprefix": settings.key_prefix,
         "visibility_timeout": settings.visibility_timeout,
+        # A message whose worker died unacknowledged comes back once the visibility timeout
+        # has passed, but only when a worker sweeps for it: kombu's default sweep is every
+        # 100 s (10 s x 10); every tenth of the timeout instead.
+        "unacked_restore_interval": 1,
+        "unacked_restore_throttle": max(1, settings.visibility_timeout // 10),
+        # The sweep holds a lock in Redis; a worker killed while holding it would stop every
+        # sweep for kombu's default of 300 s.
+        "unacked_mutex_expire": settings.visibility_timeout,
     }
 
 

@@ -3,11 +3,13 @@
 ``submit`` validates the ids, puts the command on the ``commands`` queue with the caller's
 correlation id in a header, and returns at once; ``await_outcome`` waits (bounded) for the
 outcome a worker records under the command id. A caller that times out may simply submit the
-same command again with the same id: the first outcome is the answer either way.
+same command again with the same id: the first outcome is the answer either way
+(``submit_and_wait(resend_every=...)`` does so itself).
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -79,9 +81,26 @@ def submit_and_wait(
     if_version: int | None = None,
     correlation_id: str | None = None,
     timeout: float = 10.0,
+    resend_every: float | None = None,
 ) -> CommandOutcome:
-    submit(
+    """Submit, then await the outcome; ``resend_every`` seconds without one, send the same
+    command again under the same id (the first outcome answers both). A resend covers the
+    one message a broker can lose: Redis hands a message to a worker as it pops it, and a
+    worker killed before it has read the reply never records it as taken."""
+    deadline = time.monotonic() + timeout
+    correlation_id = submit(
         app, table_id, command, command_id=command_id, actor=actor, if_version=if_version,
         correlation_id=correlation_id,
     )
-    return await_outcome(store, command_id, timeout)
+    while True:
+        remaining = deadline - time.monotonic()
+        wait = remaining if resend_every is None else min(remaining, resend_every)
+        outcome = outcome_store(store).wait_for_outcome(command_id, max(0.0, wait))
+        if outcome is not None:
+            return outcome
+        if time.monotonic() >= deadline:
+            raise OutcomeTimeoutError(command_id, timeout)
+        submit(
+            app, table_id, command, command_id=command_id, actor=actor,
+            if_version=if_version, correlation_id=correlation_id,
+        )

@@ -45,6 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--pool", "-P", choices=POOLS, default="prefork",
                         help="how tasks run (default: prefork)")
+    parser.add_argument("--without-mingle", action="store_true",
+                        help="start without asking other workers for their state (faster)")
+    parser.add_argument("--without-gossip", action="store_true",
+                        help="do not follow other workers' events")
     parser.add_argument("--loglevel", "-l", type=_level, metavar="LEVEL",
                         help="DEBUG, INFO, WARNING or ERROR (default: $PAIJU_LOG_LEVEL, else INFO)")
 
@@ -76,6 +80,8 @@ def main(args: argparse.Namespace) -> int:
         f"--queues={','.join(args.queues)}",
         f"--pool={args.pool}",
         f"--loglevel={args.loglevel or settings.log_level}",
+        *(["--without-mingle"] if args.without_mingle else []),
+        *(["--without-gossip"] if args.without_gossip else []),
     ]
     app.worker_main(argv)
     return 0

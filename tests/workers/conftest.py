@@ -11,19 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import signal
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
-import redis
 from psycopg import sql
-from worker_kit import Through
+from worker_kit import REDIS_URL, Through, forget_keys, paiju, stop
 
 from events.store import open_store
 from workers.app import create_app
@@ -34,7 +29,6 @@ from workers.settings import load_settings
 PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
-REDIS_URL = os.environ.get("PAIJU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 @pytest.fixture(scope="module")
@@ -47,14 +41,6 @@ def pg_schema_url() -> Iterator[str]:
     yield f"{PG_URL}?schema={schema}"
     with psycopg.connect(PG_DSN, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
-
-
-def _paiju() -> list[str]:
-    script = Path(sys.executable).parent / "paiju"
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("paiju")
-    return [found] if found else [sys.executable, "-m", "services.cli.main"]
 
 
 @pytest.fixture(scope="module")
@@ -75,38 +61,15 @@ def redis_postgres(
     log_path = tmp_path_factory.mktemp("worker") / "worker.log"
     with log_path.open("w") as log:
         worker = subprocess.Popen(
-            [*_paiju(), "worker", "--concurrency", "2", "--queues", "commands"],
+            [*paiju(), "worker", "--concurrency", "2", "--queues", "commands"],
             env=env, stdout=log, stderr=log, start_new_session=True,
         )
     try:
         yield Through("redis_postgres", create_app(settings), store, log_path, worker.pid)
     finally:
-        _stop(worker)
+        stop(worker)
         store.close()
-        _forget_keys(prefix)
-
-
-def _stop(worker: subprocess.Popen[bytes]) -> None:
-    """Warm shutdown of the worker and its pool (its own session), then kill if it hangs."""
-    if worker.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(worker.pid, signal.SIGTERM)
-        try:
-            worker.wait(30)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait(10)
-
-
-def _forget_keys(prefix: str) -> None:
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        keys = list(client.scan_iter(match=f"{prefix}*", count=500))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
+        forget_keys(prefix)
 
 
 @pytest.fixture(scope="module")

@@ -5,13 +5,22 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import redis
+
 from events.store.base import EventStore
+
+REDIS_URL = os.environ.get("PAIJU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 @dataclass
@@ -52,3 +61,34 @@ class Through:
                 if isinstance(line, dict):
                     lines.append(line)
         return lines
+
+
+def paiju() -> list[str]:
+    script = Path(sys.executable).parent / "paiju"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("paiju")
+    return [found] if found else [sys.executable, "-m", "services.cli.main"]
+
+
+def stop(worker: subprocess.Popen[bytes]) -> None:
+    """Warm shutdown of the worker and its pool (its own session), then kill if it hangs."""
+    if worker.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGTERM)
+        try:
+            worker.wait(30)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait(10)
+
+
+def forget_keys(prefix: str) -> None:
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=500))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
