@@ -114,5 +114,6 @@ def load_settings(**overrides: Any) -> Settings:
 def _named(error: Any) -> str:
     field = str(error["loc"][0]) if error["loc"] else "?"
     variable = field if field.startswith(PREFIX) else PREFIX + field.upper()
-    shown = "" if "snapshot_key" in field else f", got {error.get('input')!r}"
+    secret = any(word in field.lower() for word in ("secret", "key", "password"))
+    shown = "" if secret else f", got {error.get('input')!r}"  # a secret is never echoed
     return f"{variable}: {error['msg']}{shown}"

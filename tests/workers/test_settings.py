@@ -80,3 +80,13 @@ def test_paiju_worker_with_a_bad_setting_names_the_variable_in_one_line(
     assert main(["worker"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "PAIJU_TABLE_CACHE" in err
+
+
+def test_a_bad_webhook_secret_is_refused_without_being_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PAIJU_WEBHOOK_SECRET", "{not-text}")
+    monkeypatch.setenv("PAIJU_WEBHOOK_MAX_ATTEMPTS", "0")
+    with pytest.raises(SettingsError, match="PAIJU_WEBHOOK_MAX_ATTEMPTS") as refused:
+        load_settings(webhook_secret=["a", "list"])
+    assert "list" not in str(refused.value) and "PAIJU_WEBHOOK_SECRET" in str(refused.value)
