@@ -57,9 +57,11 @@ class Rows(Protocol):
     def delete(self, table: str, key: Key) -> None: ...
 
     def select(
-        self, table: str, where: Key, order: tuple[str, ...] = (), limit: int = 1000
-    ) -> list[dict[str, Any]]:
-        """Rows whose columns equal ``where``, in ``order`` (a name, or ``-name``: descending)."""
+        self, table: str, where: Key, order: tuple[str, ...] = (), limit: int = 1000,
+        offset: int = 0,
+    ) -> list[dict[str, Any]]:  # fmt: skip
+        """Rows whose columns equal ``where``, in ``order`` (a name, or ``-name``: descending),
+        skipping the first ``offset`` (a page of a query)."""
 
 
 class Projection(Protocol):

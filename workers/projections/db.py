@@ -178,10 +178,31 @@ class ProjectionDB:
     @contextlib.contextmanager
     def reader(self, projection: Projection, build: int) -> Iterator[SqlRows]:
         """Rows for reading one build (a query)."""
-        with self._transaction() as conn:
+        with self._read_transaction() as conn:
             yield SqlRows(
                 projection.tables, build, self.dialect, lambda t, p: self._run(conn, t, p)
             )
+
+    @contextlib.contextmanager
+    def live_reader(self, projection: Projection) -> Iterator[tuple[Build | None, SqlRows]]:
+        """The live build and rows on it, in one read-only snapshot: the page a query reads
+        and the position it reports are of the same moment (``None``: no build yet)."""
+        with self._read_transaction() as conn:
+            found = self._run(
+                conn,
+                f"SELECT {BUILD_COLUMNS} FROM projection_builds WHERE name = {self.mark}"
+                f" AND active = {self.mark}",
+                (projection.name, True),
+            )
+            build = Build(*found[0][:4], bool(found[0][4]), *found[0][5:]) if found else None
+            execute = lambda t, p: self._run(conn, t, p)  # noqa: E731
+            yield build, SqlRows(projection.tables, build.build if build else 0, self.dialect,
+                                 execute)  # fmt: skip
+
+    @contextlib.contextmanager
+    def _read_transaction(self) -> Iterator[Any]:
+        with self._transaction() as conn:
+            yield conn
 
     def leader(self, name: str, build: int) -> contextlib.AbstractContextManager[bool]:
         """Whether this projector leads the build (always, on SQLite: its lock is per batch)."""
@@ -220,6 +241,16 @@ class SqliteProjectionDB(ProjectionDB):
             raise
         conn.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def _read_transaction(self) -> Iterator[sqlite3.Connection]:
+        """A deferred transaction: a WAL snapshot from its first read, no write lock taken."""
+        conn = self._conn()
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("ROLLBACK")
+
     def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return list(conn.execute(text, tuple(params)).fetchall())
 
@@ -251,6 +282,14 @@ class PostgresProjectionDB(ProjectionDB):
     def _transaction(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
         conn = self._conn()
         with conn.transaction():
+            yield conn
+
+    @contextlib.contextmanager
+    def _read_transaction(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
+        """One snapshot for every statement of a query (REPEATABLE READ), writing nothing."""
+        conn = self._conn()
+        with conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             yield conn
 
     def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

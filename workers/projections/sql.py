@@ -93,15 +93,17 @@ class SqlRows:
         return found[0] if found else None
 
     def select(
-        self, table: str, where: Key, order: tuple[str, ...] = (), limit: int = 1000
-    ) -> list[dict[str, Any]]:
+        self, table: str, where: Key, order: tuple[str, ...] = (), limit: int = 1000,
+        offset: int = 0,
+    ) -> list[dict[str, Any]]:  # fmt: skip
         spec = self._spec(table)
         names = [c for c, _ in spec.columns]
         clause, params = self._where(spec, where)
         ordering = ", ".join(f"{o[1:]} DESC" if o.startswith("-") else o for o in order)
         text = f"SELECT {', '.join(names)} FROM {table_name(spec, self.build)}{clause}"
         text += f" ORDER BY {ordering}" if ordering else ""
-        rows = self.execute(text + f" LIMIT {int(limit)}", params)
+        text += f" LIMIT {int(limit)}" + (f" OFFSET {int(offset)}" if offset else "")
+        rows = self.execute(text, params)
         return [
             {c: _decode(k, v) for (c, k), v in zip(spec.columns, row, strict=True)} for row in rows
         ]
