@@ -41,6 +41,29 @@ class Build:
     error_position: int | None
 
 
+class Lease:
+    """A projector's hold on a build (PostgreSQL: a session advisory lock on a connection of
+    its own, gone with the connection, so a projector that dies frees its builds at once)."""
+
+    def __init__(self, conn: psycopg.Connection[tuple[Any, ...]] | None = None) -> None:
+        self.conn = conn
+
+    def alive(self) -> bool:
+        """Whether the hold is still there (its connection still answers)."""
+        if self.conn is None:
+            return True
+        try:
+            self.conn.execute("SELECT 1")
+        except psycopg.Error:
+            return False
+        return True
+
+    def release(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                self.conn.close()
+
+
 class CheckpointMoved(Exception):
     """Another projector moved this build's checkpoint first; nothing was written."""
 
@@ -109,6 +132,28 @@ class ProjectionDB:
             live = self.active_build(projection.name)  # another projector made it first
             assert live is not None
             return live
+
+    def start_rebuild(self, projection: Projection) -> Build:
+        """A build beside the live one from position 0 (not active: readers stay on the live
+        one), or the one already in progress for this code version."""
+        for attempt in range(3):
+            building = self.rebuilding(projection)
+            if building is not None:
+                return building
+            try:
+                return self.new_build(projection, active=False)
+            except (sqlite3.IntegrityError, psycopg.errors.UniqueViolation):
+                if attempt == 2:  # another projector started one at the same moment
+                    raise
+        raise AssertionError("unreachable")
+
+    def rebuilding(self, projection: Projection) -> Build | None:
+        """The build in progress beside the live one, for ``projection``'s code version."""
+        live = self.active_build(projection.name)
+        newer = [b for b in self.builds(projection.name) if not b.active
+                 and b.code_version == projection.code_version
+                 and (live is None or b.build > live.build)]  # fmt: skip
+        return newer[-1] if newer else None
 
     def activate(self, name: str, build: int) -> None:
         """Switch readers to ``build`` (one transaction: never two active, never none)."""
@@ -204,9 +249,20 @@ class ProjectionDB:
         with self._transaction() as conn:
             yield conn
 
-    def leader(self, name: str, build: int) -> contextlib.AbstractContextManager[bool]:
-        """Whether this projector leads the build (always, on SQLite: its lock is per batch)."""
-        return contextlib.nullcontext(True)
+    def try_lead(self, name: str, build: int) -> Lease | None:
+        """A lease on the build, or None while another projector holds it (SQLite: always a
+        lease; its write lock is per batch, and the compare-and-set fences the rest)."""
+        return Lease()
+
+    @contextlib.contextmanager
+    def leader(self, name: str, build: int) -> Iterator[bool]:
+        """Whether this projector leads the build, held until the block ends."""
+        lease = self.try_lead(name, build)
+        try:
+            yield lease is not None
+        finally:
+            if lease is not None:
+                lease.release()
 
     def close(self) -> None: ...
 
@@ -296,16 +352,18 @@ class PostgresProjectionDB(ProjectionDB):
         cur = conn.execute(text.encode(), tuple(params))
         return list(cur.fetchall()) if cur.description else []
 
-    @contextlib.contextmanager
-    def leader(self, name: str, build: int) -> Iterator[bool]:  # type: ignore[override]
-        """A session advisory lock on a connection of its own, held while the caller leads."""
+    def try_lead(self, name: str, build: int) -> Lease | None:
         conn = psycopg.connect(self.conninfo, autocommit=True)
         key = f"paiju_projection:{self.schema}:{name}:{build}"
         try:
             row = conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()
-            yield bool(row and row[0])
-        finally:
+        except BaseException:
             conn.close()
+            raise
+        if row and row[0]:
+            return Lease(conn)
+        conn.close()
+        return None
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)
