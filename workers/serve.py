@@ -25,11 +25,11 @@ from typing import TextIO
 import structlog
 
 from events.store import open_store
-from events.store.base import EventStore
 from services.demo.driver import Demo
 from services.rules.table.commands import Command
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
+from workers.reactor.wiring import reactor_for
 from workers.settings import Settings
 from workers.task import build_service
 from workers.timekeeper import Timekeeper, fire_inline
@@ -44,7 +44,7 @@ class Embedded:
     settings: Settings
     out: TextIO = sys.stdout
     demo_tables: int = 0
-    reactor_factory: Callable[[EventStore, Settings], object] | None = None
+    demo_pace: float = 0.3
     stop: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
 
@@ -55,9 +55,9 @@ class Embedded:
         self.store = open_store(self.settings.store_url)
         self.timekeeper = Timekeeper(self.store, fire_inline(build_service(self.settings)))  # type: ignore[arg-type]
         self._thread("timekeeper", self.timekeeper.run)
-        if self.reactor_factory is not None:
-            reactor = self.reactor_factory(self.store, self.settings)
-            self._thread("reactor", reactor.run)  # type: ignore[attr-defined]
+        self.reactor = reactor_for(self.settings, self.store, app=self.app)  # None: no webhook
+        if self.reactor is not None:  # it dispatches to the effects queue, which the worker serves
+            self._thread("reactor", self.reactor.run)
         if self.demo_tables:
             self.demo = Demo(
                 self.store,
@@ -66,7 +66,7 @@ class Embedded:
                 tables=self.demo_tables,
                 timing=self.settings.default_timing() or None,
             )
-            self._thread("demo", self.demo.run)
+            self._thread("demo", lambda stop: self.demo.run(stop, self.demo_pace))
 
     def send(self, table_id: str, command: Command, command_id: str) -> None:
         from workers.client import submit
@@ -83,6 +83,8 @@ class Embedded:
         for thread in self.threads:
             thread.join(10)
         self.worker.stop()
+        if self.reactor is not None:
+            self.reactor.outbox.close()
         self.store.close()
 
 

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, TextIO
 from services.cli.failures import CliError, command
 
 if TYPE_CHECKING:
-    from events.store.base import EventStore
     from workers.settings import Settings
 
 
@@ -33,6 +32,10 @@ def _count(text: str) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--demo", action="store_true", help="bots play a few tables, printed live")
     parser.add_argument("--tables", type=_count, default=3, help="demo tables (default 3)")
+    parser.add_argument(
+        "--pace", type=float, default=0.3, metavar="SECONDS",
+        help="the demo's wait between rounds of moves (default 0.3, so people can follow)",
+    )  # fmt: skip
     parser.add_argument("--workers", type=_count, default=2, help="worker processes (distributed)")
     parser.add_argument("--timekeepers", type=_count, default=1, help="timekeepers (distributed)")
     parser.add_argument("--reactors", type=_count, default=1, help="reactors (distributed)")
@@ -56,10 +59,12 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     configure_logging("WARNING" if quiet else settings.log_level, settings.log_format)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    webhook = os.environ.get("PAIJU_WEBHOOK_URL")
+    webhook = settings.webhook_url is not None
+    if not 0 <= args.pace <= 10:
+        raise CliError(f"--pace must be 0-10 seconds, not {args.pace:g}")
     if settings.embedded:
-        return _embedded(args, settings, stop, out, bool(webhook))
-    return _distributed(args, settings, stop, out, bool(webhook))
+        return _embedded(args, settings, stop, out, webhook)
+    return _distributed(args, settings, stop, out, webhook)
 
 
 def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Event, out: TextIO,
@@ -73,7 +78,7 @@ def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Even
         settings,
         out=out,
         demo_tables=args.tables if args.demo else 0,
-        reactor_factory=_reactor if webhook else None,
+        demo_pace=args.pace,
     )
     service.start()
     print(
@@ -100,7 +105,7 @@ def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.E
     supervisor.start()
     demo = None
     if args.demo:
-        demo = _distributed_demo(settings, args.tables, stop, out)
+        demo = _distributed_demo(settings, args.tables, args.pace, stop, out)
     try:
         _wait(stop, args.seconds)
     finally:
@@ -112,7 +117,7 @@ def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.E
 
 
 def _distributed_demo(
-    settings: Settings, tables: int, stop: threading.Event, out: TextIO
+    settings: Settings, tables: int, pace: float, stop: threading.Event, out: TextIO
 ) -> threading.Thread:
     from events.store import open_store
     from services.demo.driver import Demo
@@ -122,19 +127,9 @@ def _distributed_demo(
     app = create_app(settings)
     store = open_store(settings.store_url)
     demo = Demo(store, lambda t, c, i: submit(app, t, c, command_id=i), out, tables=tables)
-    thread = threading.Thread(target=demo.run, args=(stop,), name="demo", daemon=True)
+    thread = threading.Thread(target=demo.run, args=(stop, pace), name="demo", daemon=True)
     thread.start()
     return thread
-
-
-def _reactor(store: EventStore, settings: Settings) -> object:
-    from services.cli.reactor_cmd import config_from_env
-    from workers.effects.outbox import open_outbox
-    from workers.reactor.runner import Reactor, inline
-
-    config = config_from_env()
-    outbox = open_outbox(settings.store_url)
-    return Reactor(store, outbox, inline(outbox, config))
 
 
 def _wait(stop: threading.Event, seconds: float | None) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from effects.effects_kit import Receiver
+
 from events.store import open_store
 from services.cli.main import main as paiju
 
@@ -52,3 +54,35 @@ def test_paiju_timekeeper_refuses_a_bad_lease_and_a_queue_it_cannot_reach(
     assert "--lease must be 1-3600 seconds" in capsys.readouterr().err  # type: ignore[attr-defined]
     assert paiju(["timekeeper", "--via", "queue"]) == 2
     assert "--via queue needs PAIJU_BROKER_URL" in capsys.readouterr().err  # type: ignore[attr-defined]
+
+
+def test_paiju_serve_embedded_tells_the_platform_of_each_settled_hand(tmp_path: Path) -> None:
+    receiver = Receiver("a-secret-of-the-platform")
+    receiver.start()
+    store_url = f"sqlite:///{tmp_path}/serve.sqlite3"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")},
+        "PAIJU_STORE_URL": store_url,
+        "PAIJU_WEBHOOK_URL": receiver.url,
+        "PAIJU_WEBHOOK_SECRET": receiver.secret,
+    }
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "3",
+             "--pace", "0.01", "--for", "15"],
+            env=env, capture_output=True, text=True, timeout=90, cwd=tmp_path,
+        )  # fmt: skip
+    finally:
+        receiver.stop()
+    assert done.returncode == 0, done.stderr
+    store = open_store(store_url)
+    settled = {
+        f"paiju-event-{e.position}"
+        for table in ("demo-2", "demo-3")
+        for e in store.read_stream(table)
+        if e.type == "hand_settled"
+    }
+    assert settled, "no hand was settled in 15 s"
+    # every settlement the service recorded before it stopped reached the platform, once
+    delivered = set(receiver.received)
+    assert len(settled - delivered) <= 1 and receiver.doubled() == 0 and receiver.forged == 0
