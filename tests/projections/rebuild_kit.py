@@ -74,7 +74,9 @@ def commands_of(store: EventStore, series: Series) -> Iterator[int]:
             if state.hand_over:
                 break
             seat = seats_to_act(state)[0]
-            state = accept(service, table, winning_command(state, seat, rng), f"{table}/{hand}/{move}")
+            state = accept(
+                service, table, winning_command(state, seat, rng), f"{table}/{hand}/{move}"
+            )
             done += 1
             yield done
 
@@ -94,7 +96,9 @@ def interleaved(store: EventStore, series: Sequence[Series], rng: random.Random)
         yield done
 
 
-def tables_of(db: ProjectionDB, projection: Projection, build: int) -> dict[str, list[dict[str, Any]]]:
+def tables_of(
+    db: ProjectionDB, projection: Projection, build: int
+) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table of one build, each table in key order."""
     with db.reader(projection, build) as rows:
         return {
@@ -121,7 +125,9 @@ def compare_with_rebuild(
     fresh = {p.name: db.new_build(p, active=False) for p in projections}
     rebuild = Projector(store, db, projections, batch=1000)
     rebuild.attach()
-    rebuild.consumers = [c for c in rebuild.consumers if c.build.build == fresh[c.projection.name].build]
+    rebuild.consumers = [
+        c for c in rebuild.consumers if c.build.build == fresh[c.projection.name].build
+    ]
     differing, rows = [], 0
     try:
         rebuild.catch_up()
