@@ -1,0 +1,102 @@
+"""A projector in a child process of the test (``Projector.run``), which the test kills with
+SIGKILL, stops with SIGTERM, and starts again, as a supervisor would.
+
+Forked, not spawned: a fresh interpreter takes a second to import the service, and the fault
+tests start fifty of them. The child opens its own store and database connections (it never
+uses the parent's) and leaves with ``os._exit``, so no finalizer closes the parent's sockets.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from events.store import open_store
+from events.store.base import EventStore
+from workers.projections.base import Projection
+from workers.projections.db import ProjectionDB
+from workers.projections.runner import Projector
+
+FORK = multiprocessing.get_context("fork")
+
+
+def _run(url: str, projections: Sequence[Projection], batch: int, report: str | None) -> None:
+    from workers.projections.db import open_projection_db
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    store, db = open_store(url), open_projection_db(url)
+    projector = Projector(store, db, projections, batch=batch, idle_seconds=0.2)
+    code = 0
+    try:
+        projector.run(stop)
+        if report is not None:  # what this copy applied, per build (a clean stop only)
+            applied = {f"{c.projection.name}/{c.build.build}": c.applied for c in projector.consumers}
+            Path(report).write_text(json.dumps(applied))
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+class ProjectorChild:
+    """One projector process: started, killed (SIGKILL) or stopped (SIGTERM), started again."""
+
+    def __init__(self, url: str, projections: Sequence[Projection], report: Path | None = None):
+        self.url, self.projections, self.report = url, projections, report
+        self.process: multiprocessing.process.BaseProcess | None = None
+        self.starts = 0
+
+    def start(self, batch: int = 500) -> None:
+        self.starts += 1
+        report = None if self.report is None else str(self.report)
+        self.process = FORK.Process(
+            target=_run, args=(self.url, self.projections, batch, report), daemon=True
+        )
+        self.process.start()
+
+    def kill(self) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)  # type: ignore[arg-type]
+        self.process.join(10)
+
+    def stop(self) -> int | None:
+        """SIGTERM, and its exit code (0: it stopped cleanly)."""
+        assert self.process is not None
+        if self.process.is_alive():
+            os.kill(self.process.pid, signal.SIGTERM)  # type: ignore[arg-type]
+        self.process.join(20)
+        if self.process.is_alive():
+            self.kill()
+        return self.process.exitcode
+
+
+def positions(db: ProjectionDB, projections: Sequence[Projection]) -> dict[str, int]:
+    """Each projection's live position."""
+    found = {}
+    for projection in projections:
+        live = db.active_build(projection.name)
+        found[projection.name] = -1 if live is None else live.position
+    return found
+
+
+def wait_caught_up(
+    store: EventStore,
+    db: ProjectionDB,
+    projections: Sequence[Projection],
+    timeout: float = 60.0,
+) -> bool:
+    """Until every live build is at the store's head (False after ``timeout`` s)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        head = store.last_position()  # type: ignore[attr-defined]
+        if all(p == head for p in positions(db, projections).values()):
+            return True
+        time.sleep(0.05)
+    return False

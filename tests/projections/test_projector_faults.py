@@ -1,0 +1,176 @@
+"""Faults of the projector, each counted (docs/faults.md): killed with SIGKILL mid-batch fifty
+times while tables play, two copies racing, a poison event. Every projection of the catalog,
+on SQLite and PostgreSQL; the projector is a child process running ``Projector.run``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from projector_child import ProjectorChild, positions, wait_caught_up
+from rebuild_kit import EVERY, VARIANTS, Series, commands_of, compare_with_rebuild, interleaved
+
+from events.envelope import RecordedEvent
+from events.store import open_store
+from events.store.base import EventStore
+from workers.projections.base import Rows, TableSpec
+from workers.projections.db import ProjectionDB, open_projection_db
+from workers.projections.runner import Projector
+
+KILLS = 50
+CHECK_EVERY = 10  # after every tenth kill: restart, catch up, compare with a rebuild
+
+
+def endless_play(store: EventStore, run: str) -> Iterator[int]:
+    """Tables one after another (each variant in turn, a leaver every third), a command a step."""
+    for n in itertools.count():
+        leaver = n % 4 if n % 3 == 2 else None
+        series = Series(f"{run}-{n}", VARIANTS[n % len(VARIANTS)], seed=1000 + n, leaver=leaver)
+        yield from commands_of(store, series)
+
+
+def wait_moved(db: ProjectionDB, before: dict[str, int], timeout: float = 10.0) -> bool:
+    """Until some live build has moved past where it was (bounded)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if positions(db, EVERY) != before:
+            return True
+        time.sleep(0.001)
+    return False
+
+
+def store_name(url: str) -> str:
+    return "SQLite" if url.startswith("sqlite") else "PostgreSQL"
+
+
+def test_a_projector_killed_50_times_mid_batch_keeps_rows_equal_to_a_rebuild(url: str) -> None:
+    store, db = open_store(url), open_projection_db(url)
+    child = ProjectorChild(url, EVERY)
+    play, rng = endless_play(store, "kill"), random.Random(50)
+    behind, checks, commands = 0, [], 0
+    try:
+        for kill in range(1, KILLS + 1):
+            for _ in range(rng.randint(20, 60)):  # a backlog for it (the tables go on
+                commands = next(play)  # while it is down, as they would)
+            before = positions(db, EVERY)
+            child.start(batch=rng.choice([1, 2, 5, 13]))
+            assert wait_moved(db, before)  # it is projecting: kill it a moment later
+            for _ in range(rng.randint(0, 3)):
+                commands = next(play)
+            time.sleep(rng.uniform(0, 0.005))
+            head = store.last_position()  # type: ignore[attr-defined]
+            behind += min(positions(db, EVERY).values()) < head  # it had work in hand
+            child.kill()
+            if kill % CHECK_EVERY == 0:
+                restarted = Projector(store, db, EVERY, batch=rng.choice([3, 50]))
+                restarted.attach()
+                restarted.catch_up()
+                checks.append(compare_with_rebuild(store, db))
+        child.start()
+        for _ in range(50):
+            commands = next(play)
+        assert wait_caught_up(store, db, EVERY)
+        assert child.stop() == 0
+        checks.append(compare_with_rebuild(store, db))
+    finally:
+        db.close()
+        store.close()
+    print(f"\nFAULT projector SIGKILL x{KILLS} ({store_name(url)}): events {checks[-1].events},"
+          f" rows {checks[-1].rows}, kills with events not yet projected {behind},"
+          f" checks {len(checks)}, checks differing {sum(bool(c.differing) for c in checks)}"
+          f" (last table's commands {commands})")  # fmt: skip
+    assert [c.differing for c in checks] == [[]] * (KILLS // CHECK_EVERY + 1)
+    assert behind >= KILLS // 2  # the kills landed while it was projecting, not idle
+
+
+def test_two_projector_processes_racing_while_tables_play_count_nothing_twice(
+    url: str, tmp_path: Path
+) -> None:
+    store, db = open_store(url), open_projection_db(url)
+    reports = [tmp_path / "first.json", tmp_path / "second.json"]
+    children = [ProjectorChild(url, EVERY, report) for report in reports]
+    try:
+        Projector(store, db, EVERY).attach()  # the live builds, before the race starts
+        for child, batch in zip(children, (5, 11), strict=True):
+            child.start(batch=batch)
+        tables = [Series(f"race-{n}", VARIANTS[n], seed=77 + n, leaver=n if n % 2 else None)
+                  for n in range(4)]  # fmt: skip
+        for _ in interleaved(store, tables, random.Random(2)):
+            pass
+        assert wait_caught_up(store, db, EVERY)
+        assert [child.stop() for child in children] == [0, 0]
+        head = store.last_position()  # type: ignore[attr-defined]
+        applied = [json.loads(r.read_text()) for r in reports]
+        comparison = compare_with_rebuild(store, db)
+    finally:
+        db.close()
+        store.close()
+    per_build = {b: sum(a.get(b, 0) for a in applied) for b in applied[0] | applied[1]}
+    print(f"\nFAULT two projectors racing ({store_name(url)}): events {head},"
+          f" applied by each (summed over builds) {[sum(a.values()) for a in applied]},"
+          f" builds {len(per_build)}, events applied twice"
+          f" {sum(n - head for n in per_build.values() if n > head)},"
+          f" tables differing from a rebuild {len(comparison.differing)}")  # fmt: skip
+    assert per_build == {b: head for b in per_build}  # every event applied once per build
+    assert len(per_build) == len(EVERY)
+    assert comparison.differing == []
+
+
+class Poisoned:
+    """Counts settled hands, and has no rule for one table's settlement (a poison event)."""
+
+    name: ClassVar[str] = "poisoned"
+    code_version: ClassVar[int] = 1
+    tables: ClassVar[tuple[TableSpec, ...]] = (
+        TableSpec("poisoned_hands", (("table_id", "text"), ("hands", "int")), ("table_id",)),
+    )
+
+    def apply(self, event: RecordedEvent, rows: Rows) -> None:
+        if event.type != "hand_settled":
+            return
+        if event.stream_id == "poison-1":
+            raise ValueError("a settlement this projection has no rule for")
+        rows.add("poisoned_hands", {"table_id": event.stream_id}, {"hands": 1})
+
+
+def test_a_poison_event_stops_its_projection_there_saying_why_and_the_others_go_on(
+    url: str,
+) -> None:
+    store, db = open_store(url), open_projection_db(url)
+    child = ProjectorChild(url, (*EVERY, Poisoned()))
+    try:
+        child.start(batch=25)
+        for n in range(3):
+            for _ in commands_of(store, Series(f"poison-{n}", VARIANTS[n], seed=5 + n)):
+                pass
+        assert wait_caught_up(store, db, EVERY)
+        child.kill()  # and started again: the stopped build stays where it stopped
+        (poison,) = [e for e in store.read_stream("poison-1") if e.type == "hand_settled"]
+        stopped = db.active_build("poisoned")
+        child.start(batch=25)
+        for _ in commands_of(store, Series("poison-3", VARIANTS[3], seed=8)):
+            pass
+        assert wait_caught_up(store, db, EVERY)
+        assert child.stop() == 0
+        again = db.active_build("poisoned")
+        with db.reader(Poisoned(), again.build) as rows:  # type: ignore[union-attr]
+            counted = rows.select("poisoned_hands", {}, order=("table_id",))
+        comparison = compare_with_rebuild(store, db)
+        head = store.last_position()  # type: ignore[attr-defined]
+    finally:
+        db.close()
+        store.close()
+    print(f"\nFAULT poison event ({store_name(url)}): stopped at {poison.position} of {head};"
+          f" others at the head {len(EVERY)}/{len(EVERY)}; error: {again.error}")  # fmt: skip
+    assert stopped is not None and again is not None and stopped == again  # nothing moved
+    assert again.error_position == poison.position and again.position == poison.position - 1
+    assert again.error is not None
+    assert f"position {poison.position} (hand_settled of poison-1 v{poison.version})" in again.error
+    assert "ValueError: a settlement this projection has no rule for" in again.error
+    assert counted == [{"table_id": "poison-0", "hands": 1}]  # the hand before it, no other
+    assert comparison.differing == []  # the others: equal to a rebuild, head included
