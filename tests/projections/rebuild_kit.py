@@ -20,17 +20,11 @@ from services.rules.table.commands import LeaveTable, OpenTable, StartHand
 from services.rules.table.legal import seats_to_act
 from services.tables import TableService
 from workers.projections.base import Projection
+from workers.projections.catalog import ALL
 from workers.projections.db import ProjectionDB
 from workers.projections.runner import Projector
 
-try:  # every projection, once the catalog has landed; 积分 alone until then
-    from workers.projections.catalog import ALL as CATALOG
-except ImportError:  # pragma: no cover - the catalog lands beside these tests
-    from workers.projections.points import Points
-
-    CATALOG = (Points(),)
-
-EVERY: tuple[Projection, ...] = tuple(CATALOG)
+EVERY: tuple[Projection, ...] = ALL  # every projection the projector keeps
 VARIANTS = ("mudanjiang", "harbin", "shandong", "shanghai", "tanggu")
 PLAYERS = ("ann", "bo", "cy", "di", "eve", "fay", "gus")
 
