@@ -42,7 +42,12 @@ from events.store.base import (
 )
 from events.store.migrations import migrate_sqlite
 from events.store.outcomes_sqlite import SqliteOutcomes
-from events.store.sqlite_timers import SqliteTimers, replace_timers, timer_wakeup_for
+from events.store.sqlite_timers import (
+    SqliteTimers,
+    replace_timers,
+    timer_wakeup_for,
+    writer_lock_for,
+)
 from events.store.timers import Timer, check_timers
 
 _WAKEUPS: dict[str, threading.Condition] = {}
@@ -87,6 +92,7 @@ class SqliteEventStore(SqliteTimers, SqliteOutcomes):  # outcomes: events.store.
         self._lock = threading.Lock()
         self._appended = _wakeup_for(self.path)
         self._timers_woken = timer_wakeup_for(self.path)
+        self._writer = writer_lock_for(self.path)
         migrate_sqlite(self._conn())
 
     # -- connections -------------------------------------------------------
@@ -143,79 +149,80 @@ class SqliteEventStore(SqliteTimers, SqliteOutcomes):  # outcomes: events.store.
         except UnicodeEncodeError as error:
             raise unencodable(stream_id, error) from None
         conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if command_id is not None:
-                found = conn.execute(
-                    "SELECT stream_id, digest, first_version, last_version FROM commands"
-                    " WHERE command_id = ?",
-                    (command_id,),
+        with self._writer:  # see writer_lock_for
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if command_id is not None:
+                    found = conn.execute(
+                        "SELECT stream_id, digest, first_version, last_version FROM commands"
+                        " WHERE command_id = ?",
+                        (command_id,),
+                    ).fetchone()
+                    if found is not None:
+                        conn.execute("ROLLBACK")
+                        if found[0] != stream_id or found[1] != digest:
+                            raise CommandConflictError(command_id, stream_id, found[0])
+                        return self._read_range(stream_id, found[2], found[3])
+                head = conn.execute(
+                    "SELECT version, hash FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1",
+                    (stream_id,),
                 ).fetchone()
-                if found is not None:
-                    conn.execute("ROLLBACK")
-                    if found[0] != stream_id or found[1] != digest:
-                        raise CommandConflictError(command_id, stream_id, found[0])
-                    return self._read_range(stream_id, found[2], found[3])
-            head = conn.execute(
-                "SELECT version, hash FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1",
-                (stream_id,),
-            ).fetchone()
-            version, prev_hash = (head[0], head[1]) if head else (0, GENESIS_HASH)
-            if version != expected_version:
-                raise ConcurrencyError(stream_id, expected_version, version)
-            drafts = draft_batch(
-                stream_id, expected_version, prev_hash, events, command_id, command
-            )
-            command_json = None if command is None else _dumps(command)
-            recorded: list[RecordedEvent] = []
-            for d in drafts:
-                e = d.event
-                (position,) = conn.execute(
-                    "INSERT INTO events (stream_id, version, event_id, type, schema_version, payload,"
-                    " recorded_at, actor_kind, actor_seat, command_id, command, rules_version,"
-                    " prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING position",
-                    (
-                        stream_id,
-                        d.version,
-                        str(e.event_id),
-                        e.type,
-                        e.schema_version,
-                        _dumps(e.payload),
-                        format_time(d.recorded_at),
-                        e.actor.kind,
-                        e.actor.seat,
-                        command_id,
-                        command_json,
-                        e.rules_version,
-                        d.prev_hash,
-                        d.hash,
-                    ),
-                ).fetchone()
-                recorded.append(d.recorded(int(position)))
-            if command_id is not None:
-                conn.execute(
-                    "INSERT INTO commands (command_id, stream_id, digest, first_version,"
-                    " last_version, recorded_at) VALUES (?,?,?,?,?,?)",
-                    (
-                        command_id,
-                        stream_id,
-                        digest,
-                        expected_version + 1,
-                        expected_version + len(drafts),
-                        format_time(utc_now()),
-                    ),
+                version, prev_hash = (head[0], head[1]) if head else (0, GENESIS_HASH)
+                if version != expected_version:
+                    raise ConcurrencyError(stream_id, expected_version, version)
+                drafts = draft_batch(
+                    stream_id, expected_version, prev_hash, events, command_id, command
                 )
-            if timers is not None:
-                new_timer = replace_timers(conn, stream_id, timers, time.time())
-            conn.execute("COMMIT")
-        except BaseException as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.IntegrityError):
-                raise RejectedBatchError(stream_id, str(exc)) from exc
-            if isinstance(exc, UnicodeEncodeError):
-                raise unencodable(stream_id, exc) from None
-            raise
+                command_json = None if command is None else _dumps(command)
+                recorded: list[RecordedEvent] = []
+                for d in drafts:
+                    e = d.event
+                    (position,) = conn.execute(
+                        "INSERT INTO events (stream_id, version, event_id, type, schema_version, payload,"
+                        " recorded_at, actor_kind, actor_seat, command_id, command, rules_version,"
+                        " prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING position",
+                        (
+                            stream_id,
+                            d.version,
+                            str(e.event_id),
+                            e.type,
+                            e.schema_version,
+                            _dumps(e.payload),
+                            format_time(d.recorded_at),
+                            e.actor.kind,
+                            e.actor.seat,
+                            command_id,
+                            command_json,
+                            e.rules_version,
+                            d.prev_hash,
+                            d.hash,
+                        ),
+                    ).fetchone()
+                    recorded.append(d.recorded(int(position)))
+                if command_id is not None:
+                    conn.execute(
+                        "INSERT INTO commands (command_id, stream_id, digest, first_version,"
+                        " last_version, recorded_at) VALUES (?,?,?,?,?,?)",
+                        (
+                            command_id,
+                            stream_id,
+                            digest,
+                            expected_version + 1,
+                            expected_version + len(drafts),
+                            format_time(utc_now()),
+                        ),
+                    )
+                if timers is not None:
+                    new_timer = replace_timers(conn, stream_id, timers, time.time())
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise RejectedBatchError(stream_id, str(exc)) from exc
+                if isinstance(exc, UnicodeEncodeError):
+                    raise unencodable(stream_id, exc) from None
+                raise
         if recorded:
             with self._appended:
                 self._appended.notify_all()
@@ -312,6 +319,12 @@ class SqliteEventStore(SqliteTimers, SqliteOutcomes):  # outcomes: events.store.
         as_json, as_bytes = (
             (None, bytes(state)) if isinstance(state, bytes) else (_dumps(state), None)
         )
+        with self._writer:
+            self._save_snapshot(stream_id, version, schema, as_json, as_bytes)
+
+    def _save_snapshot(
+        self, stream_id: str, version: int, schema: str, as_json: str | None, as_bytes: bytes | None
+    ) -> None:
         self._conn().execute(
             "INSERT INTO snapshots (stream_id, version, schema_tag, state_json, state_bytes,"
             " created_at) VALUES (?,?,?,?,?,?) ON CONFLICT (stream_id) DO UPDATE SET"
@@ -350,11 +363,12 @@ class SqliteEventStore(SqliteTimers, SqliteOutcomes):  # outcomes: events.store.
         check_id("seed", seed)
         commitment = commit_seed(seed)
         conn = self._conn()
-        conn.execute(
-            "INSERT INTO sealed_seeds (stream_id, hand, seed, commitment, sealed_at)"
-            " VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING",
-            (stream_id, hand, seed, commitment, format_time(utc_now())),
-        )
+        with self._writer:
+            conn.execute(
+                "INSERT INTO sealed_seeds (stream_id, hand, seed, commitment, sealed_at)"
+                " VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING",
+                (stream_id, hand, seed, commitment, format_time(utc_now())),
+            )
         if self.load_seed(stream_id, hand) != seed:
             raise SeedError(f"stream {stream_id!r} hand {hand}: another seed is already sealed")
         return commitment

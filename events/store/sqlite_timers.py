@@ -21,6 +21,7 @@ from events.envelope import check_id
 from events.store.timers import DueTimer, Timer
 
 _WAKEUPS: dict[str, threading.Condition] = {}
+_WRITERS: dict[str, threading.RLock] = {}
 _WAKEUPS_LOCK = threading.Lock()
 
 
@@ -28,6 +29,20 @@ def timer_wakeup_for(path: str) -> threading.Condition:
     key = os.path.realpath(path)
     with _WAKEUPS_LOCK:
         return _WAKEUPS.setdefault(key, threading.Condition())
+
+
+def writer_lock_for(path: str) -> threading.RLock:
+    """One lock per database file per process, held around each write transaction.
+
+    Threads of one process then queue for the database's write lock here, and the one that
+    ends hands it straight to the next; without it they wait in SQLite's busy handler, which
+    sleeps in steps growing to 100 ms and lets a writer starve: with a timekeeper's threads
+    firing beside a dealer, a ``BEGIN IMMEDIATE`` waited up to 430 ms on a database whose
+    commits took at most 10 ms (docs/performance.md, "Timer lateness"). Other processes still
+    meet at the database's lock and its busy timeout."""
+    key = os.path.realpath(path)
+    with _WAKEUPS_LOCK:
+        return _WRITERS.setdefault(key, threading.RLock())
 
 
 def _when(seconds: float) -> datetime:
@@ -66,10 +81,15 @@ class SqliteTimers:
 
     path: str
     _timers_woken: threading.Condition
+    _writer: threading.RLock  # writer_lock_for(path)
     _conn: Callable[[], sqlite3.Connection]  # the store's connection for this thread
 
     def claim_due_timers(self, limit: int = 100, lease: float = 10.0) -> list[DueTimer]:
         conn = self._conn()
+        with self._writer:
+            return self._claim(conn, limit, lease)
+
+    def _claim(self, conn: sqlite3.Connection, limit: int, lease: float) -> list[DueTimer]:
         conn.execute("BEGIN IMMEDIATE")
         try:
             now = time.time()
@@ -116,9 +136,10 @@ class SqliteTimers:
 
     def drop_timer(self, stream_id: str, key: str) -> bool:
         check_id("stream_id", stream_id)
-        cur = self._conn().execute(
-            "DELETE FROM timers WHERE stream_id = ? AND timer_key = ?", (stream_id, key)
-        )
+        with self._writer:
+            cur = self._conn().execute(
+                "DELETE FROM timers WHERE stream_id = ? AND timer_key = ?", (stream_id, key)
+            )
         return cur.rowcount > 0
 
     def timers_of(self, stream_id: str) -> list[DueTimer]:
