@@ -55,11 +55,16 @@ class ProjectorChild:
 
     def start(self, batch: int = 500) -> None:
         self.starts += 1
-        report = None if self.report is None else str(self.report)
+        report = None if self.report is None else f"{self.report}.{self.starts}.json"
         self.process = FORK.Process(
             target=_run, args=(self.url, self.projections, batch, report), daemon=True
         )
         self.process.start()
+
+    def reports(self) -> list[dict[str, int]]:
+        """What each clean stop of this child reported applying, per build."""
+        found = sorted(self.report.parent.glob(f"{self.report.name}.*.json")) if self.report else []
+        return [json.loads(path.read_text()) for path in found]
 
     def kill(self) -> None:
         assert self.process is not None

@@ -57,6 +57,7 @@ def test_rows_kept_batch_by_batch_while_tables_play_equal_a_rebuild_from_zero(
                 projector.step()
         projector.batch = rng.choice(BATCHES)
         projector.catch_up()
+        projector.close()
         assert all(c.stopped is None for c in projector.consumers), [
             c.stopped for c in projector.consumers
         ]
@@ -78,6 +79,7 @@ def test_the_comparison_finds_a_hand_counted_twice_in_the_live_rows(url: str) ->
         projector = Projector(store, db, EVERY)
         projector.attach()
         projector.catch_up()
+        projector.close()
         assert compare_with_rebuild(store, db).differing == []
         settled = [e for e in store.read_stream("twice") if e.type == "hand_settled"]
         points = next(c for c in projector.consumers if c.projection.name == "points")
