@@ -1,14 +1,15 @@
 """``paiju serve``: every part of the service, on the embedded default or as processes.
 
 Embedded (``PAIJU_BROKER_URL`` unset, i.e. ``memory://``): one process and nothing to install.
-The SQLite store, Celery's in-memory transport with a worker in a thread, the timekeeper and
-the reactor as threads; the in-memory queue dies with the process, which loses no command a
-caller was told about (outcomes are in the store; a caller that got none sends it again).
+The SQLite store, Celery's in-memory transport with a worker in a thread, the timekeeper, the
+projector (the read models) and the reactor as threads; the in-memory queue dies with the
+process, which loses no command a caller was told about (outcomes are in the store; a caller
+that got none sends it again).
 
 With a broker other processes reach (``redis://``), the same parts run as separate OS
-processes (``paiju worker``, ``paiju timekeeper``, ``paiju reactor``), any number of each,
-restarted when one exits: what the store and the leases make safe is exactly that any of them
-may die at any moment.
+processes (``paiju worker``, ``paiju timekeeper``, ``paiju projector``, ``paiju reactor``),
+any number of each, restarted when one exits: what the store and the leases make safe is
+exactly that any of them may die at any moment.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from services.demo.driver import Demo
 from services.rules.table.commands import Command
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
+from workers.projections.runner import Projector
 from workers.reactor.wiring import reactor_for
 from workers.settings import Settings
 from workers.task import build_service
@@ -55,6 +57,8 @@ class Embedded:
         self.store = open_store(self.settings.store_url)
         self.timekeeper = Timekeeper(self.store, fire_inline(build_service(self.settings)))  # type: ignore[arg-type]
         self._thread("timekeeper", self.timekeeper.run)
+        self.projector = embedded_projector(self.settings)
+        self._thread("projector", self.projector.run)
         self.reactor = reactor_for(self.settings, self.store, app=self.app)  # None: no webhook
         if self.reactor is not None:  # it dispatches to the effects queue, which the worker serves
             self._thread("reactor", self.reactor.run)
@@ -117,11 +121,24 @@ class Part:
                 self.process.kill()
 
 
-def parts(workers: int, timekeepers: int, reactors: int, with_reactor: bool) -> list[Part]:
-    """The processes of a distributed run: ``paiju worker`` and friends, n of each."""
+def embedded_projector(settings: Settings) -> Projector:
+    """The read models kept in this process: every projection of the catalog."""
+    from workers.projections import catalog
+    from workers.projections.db import open_projection_db
+
+    store = open_store(settings.store_url)
+    return Projector(store, open_projection_db(settings.store_url), catalog.ALL)
+
+
+def parts(
+    workers: int, timekeepers: int, reactors: int, with_reactor: bool, projectors: int = 1
+) -> list[Part]:
+    """The processes of a distributed run: ``paiju worker`` and friends, n of each (more
+    than one projector: the others stand by, each build led by one)."""
     paiju = [sys.executable, "-m", "services.cli.main"]
     found = [Part(f"worker-{n}", [*paiju, "worker"]) for n in range(workers)]
     found += [Part(f"timekeeper-{n}", [*paiju, "timekeeper"]) for n in range(timekeepers)]
+    found += [Part(f"projector-{n}", [*paiju, "projector"]) for n in range(projectors)]
     if with_reactor:
         found += [Part(f"reactor-{n}", [*paiju, "reactor"]) for n in range(reactors)]
     return found

@@ -177,6 +177,18 @@ def build_parser() -> Parser:
     reactor_cmd.add_arguments(reactor)
     reactor.set_defaults(run=_runner("reactor_cmd"), writes=True)
 
+    projector = _sub(sub, "projector", "keep the read models (projections) from the store")
+    from services.cli import projector_cmd
+
+    projector_cmd.add_arguments(projector)
+    projector.set_defaults(run=_runner("projector_cmd"), writes=True)
+
+    projections = _sub(sub, "projections", "the read models: status, rebuild one, retry one")
+    from services.cli import projections_cmd
+
+    projections_cmd.add_arguments(projections)
+    projections.set_defaults(run=_runner("projections_cmd"), writes=True)
+
     worker = _sub(sub, "worker", "a Celery worker running the tables' commands", WORKER_TEXT)
     from services.cli import worker_cmd
 

@@ -2,9 +2,10 @@
 
 On the embedded default (no ``PAIJU_BROKER_URL``): one process, nothing to install (SQLite
 store ``PAIJU_STORE_URL``, default ``paiju.sqlite3``; Celery's in-memory transport with a
-worker thread; the timekeeper and, with ``PAIJU_WEBHOOK_URL``, the reactor as threads). With
-``PAIJU_BROKER_URL=redis://...`` and a PostgreSQL store, the same parts as processes, any
-number of each (``--workers``, ``--timekeepers``, ``--reactors``). ``--demo`` adds bot players
+worker thread; the timekeeper, the projector (the read models) and, with
+``PAIJU_WEBHOOK_URL``, the reactor as threads). With ``PAIJU_BROKER_URL=redis://...`` and a
+PostgreSQL store, the same parts as processes, any number of each (``--workers``,
+``--timekeepers``, ``--projectors``, ``--reactors``). ``--demo`` adds bot players
 at a few tables, one seat of which never moves (the timers play it by 托管), printed live.
 """
 
@@ -39,6 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=_count, default=2, help="worker processes (distributed)")
     parser.add_argument("--timekeepers", type=_count, default=1, help="timekeepers (distributed)")
     parser.add_argument("--reactors", type=_count, default=1, help="reactors (distributed)")
+    parser.add_argument("--projectors", type=_count, default=1,
+                        help="projectors (distributed; more stand by)")  # fmt: skip
     parser.add_argument(
         "--for", dest="seconds", type=float, metavar="SECONDS",
         help="stop after this long (default: until Ctrl-C or SIGTERM)",
@@ -82,7 +85,7 @@ def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Even
     )
     service.start()
     print(
-        f"paiju serve: embedded, store {settings.store_url} (worker, timekeeper"
+        f"paiju serve: embedded, store {settings.store_url} (worker, timekeeper, projector"
         f"{', reactor' if webhook else ''} in this process); Ctrl-C stops",
         file=out,
         flush=True,
@@ -99,7 +102,7 @@ def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.E
                  out: TextIO, webhook: bool) -> int:  # fmt: skip
     from workers.serve import parts, supervise
 
-    group = parts(args.workers, args.timekeepers, args.reactors, webhook)
+    group = parts(args.workers, args.timekeepers, args.reactors, webhook, args.projectors)
     print(f"paiju serve: {', '.join(p.name for p in group)} as processes", file=out, flush=True)
     supervisor = threading.Thread(target=supervise, args=(group, stop), daemon=True)
     supervisor.start()

@@ -12,6 +12,7 @@ from effects.effects_kit import Receiver
 
 from events.store import open_store
 from services.cli.main import main as paiju
+from workers.projections.db import open_projection_db
 
 
 def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
@@ -42,6 +43,8 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     outcome = store.load_outcome(by_bots[0].command_id)  # type: ignore[attr-defined]
     assert outcome is not None and outcome.accepted  # through the command path: recorded
     assert store.read_stream("demo-2")  # the other table plays too
+    points = open_projection_db(store_url).active_build("points")
+    assert points is not None and points.position > 0  # the projector thread kept the read models
     store.close()
 
 

@@ -239,7 +239,8 @@ class ProjectionDB:
                 f" AND active = {self.mark}",
                 (projection.name, True),
             )
-            build = Build(*found[0][:4], bool(found[0][4]), *found[0][5:]) if found else None
+            r = found[0] if found else None
+            build = Build(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7]) if r else None
             execute = lambda t, p: self._run(conn, t, p)  # noqa: E731
             yield build, SqlRows(projection.tables, build.build if build else 0, self.dialect,
                                  execute)  # fmt: skip

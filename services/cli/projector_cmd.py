@@ -1,0 +1,84 @@
+"""``paiju projector [--store URL] [--only NAME ...] [--batch N]``: keep the read models.
+
+Each projection of the catalog (``workers.projections.catalog``), or those named by
+``--only``, follows the store's global order from its checkpoint. Any number may run at once:
+on PostgreSQL each build is led by one of them (an advisory lock) and the others stand by,
+taking over when it goes; on SQLite they take turns batch by batch. It wakes on the store's
+notice of new events and polls as well. It runs until Ctrl-C or SIGTERM; settings are the
+workers' (``PAIJU_STORE_URL``, ``PAIJU_LOG_LEVEL``, ``PAIJU_LOG_FORMAT``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from contextlib import closing
+from typing import TYPE_CHECKING, TextIO
+
+from services.cli.failures import CliError, command
+from services.cli.stores import STORE_HELP
+
+if TYPE_CHECKING:
+    from workers.projections.base import Projection
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", metavar="URL", help=STORE_HELP.replace(
+        "default $PAIJU_STORE", "default $PAIJU_STORE_URL, $PAIJU_STORE"))  # fmt: skip
+    parser.add_argument("--only", nargs="+", metavar="NAME",
+                        help="keep only these projections (paiju projections status names them)")  # fmt: skip
+    parser.add_argument("--batch", type=int, default=500, metavar="N",
+                        help="events applied per transaction (1-10000; default 500)")  # fmt: skip
+
+
+def chosen(only: list[str] | None) -> list[Projection]:
+    """The catalog's projections, or those named (an unknown name: one line naming the known)."""
+    from workers.projections import catalog
+
+    if not only:
+        return list(catalog.ALL)
+    try:
+        return [catalog.by_name(name) for name in dict.fromkeys(only)]
+    except catalog.UnknownProjectionError as error:
+        raise CliError(str(error)) from None
+
+
+@command("projector", writes=True)
+def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from events.store import open_store
+    from workers.logging import configure_logging
+    from workers.projections.db import open_projection_db
+    from workers.projections.runner import Projector
+    from workers.settings import SettingsError, load_settings
+
+    out = out or sys.stdout
+    try:
+        settings = load_settings(**({} if args.store is None else {"store_url": args.store}))
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+    if not 1 <= args.batch <= 10_000:
+        raise CliError(f"--batch must be 1-10000 events, not {args.batch}")
+    projections = chosen(args.only)
+    configure_logging(settings.log_level, settings.log_format)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with closing(open_store(settings.store_url)) as store:
+        db = open_projection_db(settings.store_url)
+        projector = Projector(store, db, projections, batch=args.batch)
+        names = ", ".join(p.name for p in projector.projections)
+        print(f"paiju projector: keeping {names} from {settings.store_url}", file=out, flush=True)
+        thread = threading.Thread(target=projector.run, args=(stop,), name="projector", daemon=True)
+        thread.start()
+        try:
+            while thread.is_alive():
+                thread.join(0.5)
+        except KeyboardInterrupt:
+            stop.set()
+            thread.join(10)
+        finally:
+            db.close()
+    applied = sum(c.applied for c in projector.consumers)
+    print(f"paiju projector: stopped; {applied} events applied", file=out)
+    return 0
