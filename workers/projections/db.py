@@ -169,8 +169,14 @@ class ProjectionDB:
             )
 
     def drop_build(self, projection: Projection, build: int) -> None:
+        """Drop a build's tables and row; never the live build's (readers are on it)."""
         m = self.mark
         with self._transaction() as conn:
+            live = self._run(conn, f"SELECT 1 FROM projection_builds WHERE name = {m}"
+                             f" AND build = {m} AND active = {m}", (projection.name, build, True))  # fmt: skip
+            if live:
+                raise ValueError(f"{projection.name} build {build} is live: switch readers"
+                                 " to another build before dropping it")  # fmt: skip
             for spec in projection.tables:
                 for statement in drop_statements(spec, build):
                     self._run(conn, statement)

@@ -65,6 +65,7 @@ class Projector:
     batch: int = 500
     idle_seconds: float = 1.0
     refresh_seconds: float = 1.0
+    switch: bool = True  # False: build beside the live build and never switch (a comparison)
     consumers: list[Consumer] = field(default_factory=list)
     name: str = field(default_factory=lambda: f"projector-{os.getpid()}-{threading.get_ident()}")
 
@@ -120,7 +121,7 @@ class Projector:
         for consumer in self.consumers:
             if consumer.stopped is None and consumer.lease is not None:
                 total += self.step_one(consumer)
-                if not consumer.build.active and consumer.stopped is None:
+                if self.switch and not consumer.build.active and consumer.stopped is None:
                     self._switch_if_caught_up(consumer)
         return total
 
