@@ -30,8 +30,8 @@ _INSERT_COLUMNS = OUTCOME_COLUMNS.split(",", 1)[1]
 _RECORD = (
     f"WITH inserted AS (INSERT INTO command_outcomes ({_INSERT_COLUMNS})"
     " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
-    " ON CONFLICT (command_id) DO NOTHING RETURNING command_id)"
-    " SELECT pg_notify(%s, command_id) FROM inserted"
+    f" ON CONFLICT (command_id) DO NOTHING RETURNING {OUTCOME_COLUMNS})"
+    " SELECT inserted.*, pg_notify(%s, command_id) FROM inserted"
 )
 
 
@@ -101,10 +101,12 @@ class PostgresOutcomes:
         check_id("command_id", outcome.command_id)
         check_id("table_id", outcome.table_id)
         with self._pool.connection() as conn:
-            conn.execute(
+            inserted = conn.execute(
                 _RECORD,
                 (*outcome_params(outcome), outcome.recorded_at, self._outcome_channel),
-            )
+            ).fetchone()
+            if inserted is not None:  # this one is the first: the row as stored, in one trip
+                return outcome_from_row(inserted[:-1])
             recorded = self._load_outcome(conn, outcome.command_id)
         assert recorded is not None  # just inserted, or there before: rows are never deleted
         return recorded

@@ -67,6 +67,7 @@ class SqliteOutcomes:
 
     path: str
     poll_interval: float
+    _writer: threading.RLock  # the store's writer_lock_for(path)
 
     def _conn(self) -> sqlite3.Connection:
         raise NotImplementedError
@@ -75,11 +76,12 @@ class SqliteOutcomes:
         check_id("command_id", outcome.command_id)
         check_id("table_id", outcome.table_id)
         columns = OUTCOME_COLUMNS.split(",", 1)[1]
-        self._conn().execute(
-            f"INSERT INTO command_outcomes ({columns}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
-            " ON CONFLICT (command_id) DO NOTHING",
-            (*outcome_params(outcome), format_time(outcome.recorded_at)),
-        )
+        with self._writer:  # this process's writers queue here, not in SQLite's busy handler
+            self._conn().execute(
+                f"INSERT INTO command_outcomes ({columns}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                " ON CONFLICT (command_id) DO NOTHING",
+                (*outcome_params(outcome), format_time(outcome.recorded_at)),
+            )
         recorded = self.load_outcome(outcome.command_id)
         assert recorded is not None  # just inserted, or there before: rows are never deleted
         condition = _recorded_for(self.path)

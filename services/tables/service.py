@@ -125,9 +125,17 @@ class TableService:
         record = command_record(command)
         # No lookup of the id first (a round trip on every command): the append answers a
         # recorded id with its first result, and a refusal is checked against the id below.
+        # A table this process folded last is decided on as it is, with no read first: the
+        # append is made at its version, so if another process moved the table on meanwhile
+        # it is refused (ConcurrencyError) and the table is read again. A refusal, though,
+        # is only given on a table just read: a stale one might refuse what the table allows.
+        trusted = True
         for _ in range(self.max_attempts):
-            loaded = self._load(table_id)
+            loaded, cached = self._load_for_decision(table_id, trusted)
+            trusted = False
             if if_version is not None and loaded.version != if_version:
+                if cached:
+                    continue
                 return self._first_result(table_id, command_id, record) or Rejected(
                     f"table {table_id} moved on: at version {loaded.version}, not {if_version}",
                     "stale_version",
@@ -136,6 +144,8 @@ class TableService:
                 sealed = self._with_seed(table_id, loaded.state, command)
                 events, state = decide_and_evolve(loaded.state, sealed)
             except CommandRejected as refused:
+                if cached:
+                    continue
                 # An earlier delivery of this id may have been recorded since we looked:
                 # then the table moved on past it, and its result is the answer.
                 return self._first_result(table_id, command_id, record) or Rejected(refused.reason)
@@ -216,6 +226,14 @@ class TableService:
             loader.save_snapshot(self.store, table_id, after, self.snapshot_key)
 
     # -- reading ------------------------------------------------------------------------------
+    def _load_for_decision(self, table_id: str, trusted: bool) -> tuple[loader.LoadedTable, bool]:
+        """The table to decide on, and whether it is this process's last fold, unread."""
+        known = self._known.get(table_id) if trusted else None
+        if known is not None and known.version > 0:
+            self._known.move_to_end(table_id)
+            return known, True
+        return self._load(table_id), False
+
     def _load(self, table_id: str) -> loader.LoadedTable:
         """The table from what this process last folded of it (one read for the events since),
         else from the store's snapshot and tail."""

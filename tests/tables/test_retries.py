@@ -130,11 +130,12 @@ def test_a_retry_whose_append_meets_the_first_delivery_caches_only_what_the_stor
         assert isinstance(after, Accepted) and after.state is not None
         bots.play(bots.play(after.state))
 
-    # The retry loads the table before the first delivery commits and appends after it.
+    # The retry decides on the table it folded before the first delivery committed (its own
+    # last fold, unread) and appends after it.
     retry = TableService(store)
     retry.load("t1")
     retry.store = Interleaved(  # type: ignore[assignment]
-        store, "read_stream", first_delivery_and_two_more_moves, before=False
+        store, "append", first_delivery_and_two_more_moves
     )
     outcome = retry.handle("t1", discard, command_id="the-discard")
     retry.store = store
@@ -173,7 +174,9 @@ def test_four_racing_deliveries_of_each_command_all_get_its_one_result(store_url
             s.close()
 
 
-def delivered_at_once(services: list[TableService], command: Command, command_id: str) -> list[object]:
+def delivered_at_once(
+    services: list[TableService], command: Command, command_id: str
+) -> list[object]:
     """``command`` handed to every service at the same moment, each on its own thread."""
     outcomes: list[object] = [None] * len(services)
     gate = threading.Barrier(len(services))
@@ -188,3 +191,22 @@ def delivered_at_once(services: list[TableService], command: Command, command_id
     for thread in threads:
         thread.join()
     return outcomes
+
+
+def test_a_process_whose_fold_went_stale_decides_again_on_the_table_as_stored(
+    store: EventStore,
+) -> None:
+    """A service decides on its own last fold without reading the table first; when another
+    process moved the table on meanwhile, its append is refused and it reads and decides
+    again, and a command its stale fold would refuse is not refused for that."""
+    here = TableService(store)
+    state = opened(here)  # folded here: the next command is decided on it, unread
+    elsewhere = Bots(TableService(store), seed=11)
+    moved = elsewhere.play(elsewhere.play(state))  # two moves by another process
+    command = elsewhere.next_command(moved)
+    assert not legal(state, command)  # the stale fold here would refuse it
+    outcome = here.handle("t1", command, command_id="after-the-others")
+    assert isinstance(outcome, Accepted) and outcome.state is not None
+    assert outcome.events[0].version == moved.version + 1  # appended after the others
+    assert here.load("t1") == load(store, "t1").state
+    assert verify_table(store.read_stream("t1")).ok
