@@ -118,15 +118,26 @@ class Projector:
     def step(self) -> int:
         """One batch for every build this projector leads that is behind; the events applied."""
         total = 0
+        read: dict[int, list[RecordedEvent]] = {}  # the batch after each checkpoint, this round
         for consumer in self.consumers:
             if consumer.stopped is None and consumer.lease is not None:
-                total += self.step_one(consumer)
+                total += self.step_one(consumer, read)
                 if self.switch and not consumer.build.active and consumer.stopped is None:
                     self._switch_if_caught_up(consumer)
         return total
 
-    def step_one(self, consumer: Consumer) -> int:
-        events = self.store.read_all(consumer.position + 1, self.batch)
+    def step_one(
+        self, consumer: Consumer, read: dict[int, list[RecordedEvent]] | None = None
+    ) -> int:
+        """One batch for one build. Builds at the same checkpoint share one read of the store
+        (``read``, by position): reading and decoding events is most of a batch's cost, and the
+        projections of a projector mostly stand at the same position (all at the head; all at
+        0 in a rebuild). Events are frozen; a projection never changes one's payload."""
+        events = None if read is None else read.get(consumer.position)
+        if events is None:
+            events = self.store.read_all(consumer.position + 1, self.batch)
+            if read is not None:
+                read[consumer.position] = events
         if not events:
             return 0
         try:
