@@ -19,6 +19,7 @@ over the settlements (``hand_settled``: the events that move 积分).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -107,7 +108,8 @@ def main() -> None:
     with private_redis() as broker, pg_schema() as url:
         print(f"preparing {args.tables} tables ...", flush=True)
         tables = prepare_tables(url, args.tables, args.per_table, args.seed)
-        since = open_store(url).last_position()  # type: ignore[attr-defined]
+        with contextlib.closing(open_store(url)) as store:
+            since = store.last_position()  # type: ignore[attr-defined]
         projector = multiprocessing.get_context("fork").Process(
             target=projector_process, args=(url, args.batch, since, str(out))
         )
