@@ -11,7 +11,8 @@ used as it is. Then, ``--rounds`` times, in one run:
   batches with their compare-and-set, readers switched to the new build when it reaches the
   live one, the old build dropped).
 
-Rate = events / seconds; the report gives medians, their ratio rebuild / read (goal ≥ 0.3)
+With ``--read-per-build``, a third contender: the same rebuild by the projector as it was
+before ``d4bf2fe``, reading the store once per build a round. Rate = events / seconds; the report gives medians, their ratio rebuild / read (goal ≥ 0.3)
 and the median of the per-round ratios (paired: a burst of other work falls on both sides).
 
     .venv/bin/python benchmarks/bench_projection_rebuild.py --store "postgresql://postgres@127.0.0.1:5432/paiju_test?schema=bench_projections"
@@ -27,12 +28,13 @@ import sys
 import time
 from pathlib import Path
 
+from events.envelope import RecordedEvent
 from events.store import open_store
 from events.store.base import EventStore
 from workers.logging import configure_logging
 from workers.projections.catalog import ALL
 from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.runner import Projector
+from workers.projections.runner import Consumer, Projector
 
 HANDS_PER_FILL = 1050  # ``--variant all --games 210``: about 100 events a hand
 
@@ -65,12 +67,23 @@ def read_all(store: EventStore, batch: int) -> int:
     return count
 
 
-def rebuild(store: EventStore, db: ProjectionDB, batch: int) -> int:
+class ReadPerBuild(Projector):
+    """The projector as it was before ``d4bf2fe``: a read of the store per build a round."""
+
+    def step_one(
+        self, consumer: Consumer, read: dict[int, list[RecordedEvent]] | None = None
+    ) -> int:
+        return super().step_one(consumer, None)
+
+
+def rebuild(
+    store: EventStore, db: ProjectionDB, batch: int, kind: type[Projector] = Projector
+) -> int:
     """Every projection built again from 0 beside its live build, until readers switch."""
     before = {p.name: db.active_build(p.name) for p in ALL}
     for projection in ALL:
         db.start_rebuild(projection)
-    projector = Projector(store, db, ALL, batch=batch)
+    projector = kind(store, db, ALL, batch=batch)
     projector.attach()
     applied = projector.catch_up()
     projector.close()
@@ -87,6 +100,11 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument(
+        "--read-per-build",
+        action="store_true",
+        help="also rebuild as the projector did before d4bf2fe (a read per build)",
+    )
     args = parser.parse_args()
     configure_logging("WARNING", "console")  # as `paiju projector` logs: no line a batch
     events = fill(args.store, args.events)
@@ -95,7 +113,7 @@ def main() -> None:
     warm.attach()
     warm.catch_up()
     warm.close()
-    reads, rebuilds = [], []
+    reads, rebuilds, olds = [], [], []
     for round_ in range(args.rounds):
         start = time.perf_counter()
         assert read_all(store, args.batch) == events
@@ -103,13 +121,22 @@ def main() -> None:
         start = time.perf_counter()
         applied = rebuild(store, db, args.batch)
         rebuilds.append(events / (time.perf_counter() - start))
-        print(f"round {round_ + 1}: read {reads[-1]:,.0f} events/s, rebuild {rebuilds[-1]:,.0f}"
-              f" events/s ({applied} applied over {len(ALL)} projections)", flush=True)  # fmt: skip
-    read, built = statistics.median(reads), statistics.median(rebuilds)
-    paired = statistics.median(b / r for b, r in zip(rebuilds, reads, strict=True))
+        line = f"round {round_ + 1}: read {reads[-1]:,.0f} events/s, rebuild {rebuilds[-1]:,.0f}"
+        if args.read_per_build:
+            start = time.perf_counter()
+            rebuild(store, db, args.batch, ReadPerBuild)
+            olds.append(events / (time.perf_counter() - start))
+            line += f", rebuild reading per build {olds[-1]:,.0f}"
+        print(f"{line} events/s ({applied} applied over {len(ALL)} projections)", flush=True)
     print(f"{args.store.split(':')[0]}: {events} events, projections {[p.name for p in ALL]},"
-          f" batch {args.batch}; median read {read:,.0f} events/s, median rebuild {built:,.0f}"
-          f" events/s, ratio {built / read:.2f} (per-round median {paired:.2f})")  # fmt: skip
+          f" batch {args.batch}")  # fmt: skip
+    for name, rates in (("rebuild", rebuilds), ("rebuild reading per build", olds)):
+        if rates:
+            paired = statistics.median(b / r for b, r in zip(rates, reads, strict=True))
+            print(f"  {name}: median {statistics.median(rates):,.0f} events/s beside a median read"
+                  f" of {statistics.median(reads):,.0f}: ratio"
+                  f" {statistics.median(rates) / statistics.median(reads):.2f}"
+                  f" (per-round median {paired:.2f})")  # fmt: skip
     db.close()
     store.close()
 
