@@ -117,6 +117,15 @@ def level_title(level_score: int) -> str:
     return NEGATIVE_TITLE
 
 
+def next_level_title(level_score: int) -> tuple[str, int] | None:
+    """The next title up the ladder and the lowest level score that reaches it (None at 大学士)."""
+    higher = [(lowest, title) for lowest, _, title in LEVEL_TITLES if lowest > level_score]
+    if not higher:
+        return None
+    lowest, title = min(higher)
+    return title, lowest
+
+
 def _check_seat(seat: int) -> None:
     if not 0 <= seat < SEATS:
         raise ValueError(f"seats are 0–3, got {seat}")

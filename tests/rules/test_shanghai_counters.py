@@ -13,6 +13,7 @@ from services.rules.shanghai_counters import (
     level_deltas,
     level_grade,
     level_title,
+    next_level_title,
 )
 
 
@@ -126,3 +127,26 @@ def test_several_winners_on_one_discard_each_gain_three() -> None:
 def test_level_titles_bound_their_ranges_inclusively(score: int, title: str, grade: int) -> None:
     assert level_title(score) == title
     assert level_grade(score) == grade
+
+
+@pytest.mark.parametrize(
+    ("score", "following"),
+    [
+        (-7, ("书童", 0)),
+        (0, ("书生", 11)),
+        (10, ("书生", 11)),
+        (11, ("秀才", 151)),
+        (15610, ("状元", 15611)),
+        (15611, ("大学士", 22651)),
+        (22650, ("大学士", 22651)),
+    ],
+)
+def test_the_next_title_is_the_one_just_above_with_the_score_that_reaches_it(
+    score: int, following: tuple[str, int]
+) -> None:
+    assert next_level_title(score) == following
+    assert level_title(following[1]) == following[0] != level_title(following[1] - 1)
+
+
+def test_a_大学士_has_no_next_title() -> None:
+    assert next_level_title(22651) is None and next_level_title(10**7) is None

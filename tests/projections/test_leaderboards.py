@@ -1,0 +1,171 @@
+"""排行榜: points per variant and room, for each day, ISO week and all time, ranked with ties
+broken stably (points, then who reached the total first, then the player id), paged."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from boards_kit import NOON, given, hand, opened, project, settled
+from projection_kit import play_series, rows_of
+
+from events.presence import PenaltyAdjudicated
+from events.store import open_store
+from workers.projections.leaderboards import Leaderboards, period_keys
+from workers.projections.points import Points
+from workers.projections.queries_boards import leaderboard, leaderboard_key
+
+PLAYERS = ("ann", "bo", "cy", "di")
+
+
+def board(
+    url: str, period: str, key: str, variant: str = "harbin", room: str = ""
+) -> list[tuple[str, int]]:
+    page = leaderboard(project(url, Leaderboards()), variant, room, period, key, 1, 100)
+    return [(item["player"], item["points"]) for item in page.items]
+
+
+def test_a_day_a_week_and_all_time_each_sum_their_own_hands(url: str) -> None:
+    store, next_day, next_week = open_store(url), NOON + timedelta(days=1), NOON + timedelta(days=7)
+    given(store, "t1", opened("t1", "harbin", PLAYERS), hand(), settled((6, -2, -2, -2)))
+    given(store, "t1", hand(2), settled((-2, 6, -2, -2)), at=next_day)
+    given(store, "t1", hand(3), settled((-4, -4, 12, -4)), at=next_week)
+    assert board(url, "day", "2026-12-02") == [("ann", 6), ("bo", -2), ("cy", -2), ("di", -2)]
+    assert board(url, "day", "2026-12-03") == [("bo", 6), ("ann", -2), ("cy", -2), ("di", -2)]
+    assert board(url, "week", "2026-W49") == [("ann", 4), ("bo", 4), ("cy", -4), ("di", -4)]
+    assert board(url, "week", "2026-W50") == [("cy", 12), ("ann", -4), ("bo", -4), ("di", -4)]
+    assert board(url, "all", "all") == [("cy", 8), ("ann", 0), ("bo", 0), ("di", -8)]
+
+
+def test_each_variant_and_room_has_its_own_board(url: str) -> None:
+    store = open_store(url)
+    given(store, "t1", opened("t1", "harbin", PLAYERS), hand(), settled((6, -2, -2, -2)),
+          extra={"room": "gold"})  # fmt: skip
+    given(store, "t2", opened("t2", "harbin", PLAYERS), hand(), settled((-2, 6, -2, -2)))
+    given(store, "t3", opened("t3", "tanggu", PLAYERS), hand(), settled((-1, -1, -1, 3)),
+          extra={"room": "gold"})  # fmt: skip
+    assert board(url, "all", "all", "harbin", "gold") == [
+        ("ann", 6),
+        ("bo", -2),
+        ("cy", -2),
+        ("di", -2),
+    ]
+    assert board(url, "all", "all", "harbin", "") == [
+        ("bo", 6),
+        ("ann", -2),
+        ("cy", -2),
+        ("di", -2),
+    ]
+    assert board(url, "all", "all", "tanggu", "gold") == [
+        ("di", 3),
+        ("ann", -1),
+        ("bo", -1),
+        ("cy", -1),
+    ]
+
+
+def test_a_tie_goes_to_who_reached_the_total_first_then_to_the_player_id(url: str) -> None:
+    """bo reaches 4 in the first hand and stays there; ann gets to 4 in the third: bo ranks
+    first. Zed and amy reach −4 in the same event: by code point, Z (90) before a (97), on
+    both databases whatever their collation."""
+    store = open_store(url)
+    given(store, "t1", opened("t1", "harbin", ("ann", "bo", "Zed", "amy")), hand(),
+          settled((-2, 4, -1, -1)), hand(2), settled((2, 0, -1, -1)), hand(3),
+          settled((4, 0, -2, -2)))  # fmt: skip
+    assert board(url, "all", "all") == [("bo", 4), ("ann", 4), ("Zed", -4), ("amy", -4)]
+    rows = {r["player"]: r for r in rows_of(project(url, Leaderboards()), Leaderboards(), "boards",
+                                            period="all")}  # fmt: skip
+    assert rows["bo"]["reached_position"] < rows["ann"]["reached_position"]
+    assert rows["bo"]["hands"] == 3 and rows["bo"]["reached_at"] == NOON.isoformat()
+
+
+def test_a_total_that_does_not_move_keeps_the_time_it_was_reached(url: str) -> None:
+    store = open_store(url)
+    given(store, "t1", opened("t1", "harbin", PLAYERS), hand(), settled((3, 1, -2, -2)))
+    given(store, "t1", hand(2), settled((0, 0, 0, 0)), at=NOON + timedelta(hours=1))
+    given(store, "t1", hand(3), settled((-2, 0, 1, 1)), at=NOON + timedelta(hours=2))
+    rows = {r["player"]: r for r in rows_of(project(url, Leaderboards()), Leaderboards(), "boards",
+                                            period="day")}  # fmt: skip
+    assert rows["bo"]["reached_at"] == NOON.isoformat() and rows["bo"]["hands"] == 3
+    assert rows["ann"]["reached_at"] == (NOON + timedelta(hours=2)).isoformat()
+    assert board(url, "day", "2026-12-02") == [("bo", 1), ("ann", 1), ("cy", -1), ("di", -1)]
+
+
+def test_penalties_count_on_the_boards_for_the_seats_they_moved(url: str) -> None:
+    store = open_store(url)
+    given(store, "t1", opened("t1", "shanghai", PLAYERS), hand(),
+          PenaltyAdjudicated(seat=1, cause="left", rule="003 主动逃跑", amounts=(20, -66, 20, 20)),
+          settled((4, -4, 0, 0)))  # fmt: skip
+    given(store, "t2", opened("t2", "shandong", ("eve", "fay", "gus", "hal")), hand(),
+          PenaltyAdjudicated(seat=0, cause="left", rule="002 逃跑", amounts=(-60, 0, 0, 0)),
+    )  # fmt: skip
+    assert board(url, "all", "all", "shanghai") == [
+        ("ann", 24),
+        ("cy", 20),
+        ("di", 20),
+        ("bo", -70),
+    ]
+    assert board(url, "all", "all", "shandong") == [("eve", -60)]  # no hand settled there
+
+
+def test_periods_are_utc_days_and_iso_weeks_of_the_recorded_time() -> None:
+    evening_in_new_york = datetime(2026, 12, 2, 23, 30, tzinfo=timezone(timedelta(hours=-5)))
+    assert period_keys(evening_in_new_york) == {
+        "day": "2026-12-03",
+        "week": "2026-W49",
+        "all": "all",
+    }
+    assert period_keys(datetime(2027, 1, 1, tzinfo=UTC))["week"] == "2026-W53"
+    assert period_keys(datetime(2026, 12, 28, tzinfo=UTC))["week"] == "2026-W53"
+    assert period_keys(datetime(2026, 12, 27, 23, 59, tzinfo=UTC))["week"] == "2026-W52"
+    assert leaderboard_key("week", datetime(2027, 1, 4, tzinfo=UTC)) == "2027-W01"
+
+
+def test_a_board_is_paged_with_ranks_running_on(url: str) -> None:
+    store = open_store(url)
+    for n in range(3):
+        players = (f"p{n}a", f"p{n}b", f"p{n}c", f"p{n}d")
+        given(store, f"t{n}", opened(f"t{n}", "harbin", players), hand(),
+              settled((9 - n, n, -5, -4)))  # fmt: skip
+    db = project(url, Leaderboards())
+    first = leaderboard(db, "harbin", "", "all", "all", page=1, page_size=5)
+    second = leaderboard(db, "harbin", "", "all", "all", page=2, page_size=5)
+    third = leaderboard(db, "harbin", "", "all", "all", page=3, page_size=5)
+    assert (first.total, first.pages, len(first.items), len(second.items), len(third.items)) == (
+        12,
+        3,
+        5,
+        5,
+        2,
+    )
+    ranked = first.items + second.items + third.items
+    assert [i["rank"] for i in ranked] == list(range(1, 13))
+    assert [i["points"] for i in ranked] == sorted((i["points"] for i in ranked), reverse=True)
+    assert leaderboard(db, "harbin", "", "all", "all", page=4, page_size=5).items == []
+    assert leaderboard(db, "tanggu", "", "all", "all").total == 0
+
+
+@pytest.mark.parametrize(
+    ("period", "key", "page", "page_size", "complaint"),
+    [
+        ("month", "2026-12", 1, 20, "period is one of day, week, all"),
+        ("week", "2026-49", 1, 20, "a week key looks like '2026-W49'"),
+        ("day", "02.12.2026", 1, 20, "a day key looks like '2026-12-02'"),
+        ("all", "all", 0, 20, "page starts at 1"),
+        ("all", "all", 1, 101, "page_size is 1–100"),
+    ],
+)
+def test_a_bad_board_question_is_refused_by_name(
+    url: str, period: str, key: str, page: int, page_size: int, complaint: str
+) -> None:
+    with pytest.raises(ValueError, match=complaint):
+        leaderboard(project(url, Leaderboards()), "harbin", "", period, key, page, page_size)
+
+
+def test_the_all_time_board_of_played_series_is_the_players_points(url: str) -> None:
+    store = open_store(url)
+    play_series(store, "t1", "shanghai", PLAYERS, hands=2, leaver=1)
+    play_series(store, "t2", "shanghai", ("ann", "bo", "eve", "fay"), hands=2, seed=3)
+    db = project(url, Leaderboards(), Points())
+    points = {r["player"]: r["points"] for r in rows_of(db, Points(), "points_balances")}
+    assert dict(board(url, "all", "all", "shanghai")) == points and any(points.values())
