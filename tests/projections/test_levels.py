@@ -24,13 +24,8 @@ def test_a_drawn_hand_scores_nothing_and_leaves_everyone_a_书童(url: str) -> N
     given(open_store(url), "t1", opened("t1", "harbin", PLAYERS), hand(), settled())
     db = project(url, Levels())
     row = level(db, "ann", "harbin")
-    assert row is not None and (row["level_score"], row["hands"]) == (0, 1)
-    assert (row["title"], row["grade"], row["next_title"], row["to_next"]) == (
-        "书童",
-        1,
-        "书生",
-        11,
-    )
+    assert (row.level_score, row.hands) == (0, 1)
+    assert (row.title, row.grade, row.next_title, row.to_next) == ("书童", 1, "书生", 11)
 
 
 def test_a_win_gives_the_winner_three_and_each_other_seat_minus_one(url: str) -> None:
@@ -38,7 +33,7 @@ def test_a_win_gives_the_winner_three_and_each_other_seat_minus_one(url: str) ->
           settled((12, -4, -4, -4), (-1, 3, -1, -1)))  # fmt: skip
     assert scores(url) == {("ann", "shanghai"): -1, ("bo", "shanghai"): 3,
                            ("cy", "shanghai"): -1, ("di", "shanghai"): -1}  # fmt: skip
-    assert level(project(url, Levels()), "ann", "shanghai")["title"] == "白丁"  # type: ignore[index]
+    assert level(project(url, Levels()), "ann", "shanghai").title == "白丁"
 
 
 def test_two_winners_on_one_discard_each_gain_three(url: str) -> None:
@@ -54,11 +49,7 @@ def test_a_seat_that_leaves_loses_three_and_nobody_else_scores(url: str) -> None
     assert scores(url) == {("ann", "shanghai"): 0, ("bo", "shanghai"): 0,
                            ("cy", "shanghai"): -3, ("di", "shanghai"): 0}  # fmt: skip
     row = level(project(url, Levels()), "cy", "shanghai")
-    assert row is not None and (row["title"], row["next_title"], row["to_next"]) == (
-        "白丁",
-        "书童",
-        3,
-    )
+    assert (row.title, row.next_title, row.to_next) == ("白丁", "书童", 3)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -74,7 +65,7 @@ def test_a_player_has_a_level_score_per_variant(url: str) -> None:
     given(store, "t2", opened("t2", "tanggu", ("eve", "ann", "fay", "gus")), hand(),
           settled(levels=(-1, -1, 3, -1)), hand(2), settled(levels=(-1, 3, -1, -1)))  # fmt: skip
     found = levels_of(project(url, Levels()), "ann")
-    assert [(r["variant"], r["level_score"], r["hands"]) for r in found] == [
+    assert [(r.variant, r.level_score, r.hands) for r in found] == [
         ("harbin", 3, 1), ("tanggu", 2, 2)]  # fmt: skip
 
 
@@ -99,5 +90,12 @@ def test_each_title_starts_where_the_ladder_says(
     given(open_store(url), "t1", opened("t1", "shanghai", PLAYERS), hand(),
           settled(levels=(score - 5, 0, 0, 0)), hand(2), settled(levels=(5, 0, 0, 0)))  # fmt: skip
     row = level(project(url, Levels()), "ann", "shanghai")
-    assert row is not None and row["level_score"] == score
-    assert (row["title"], row["next_title"], row["to_next"]) == (title, next_title, to_next)
+    assert row.level_score == score
+    assert (row.title, row.next_title, row.to_next) == (title, next_title, to_next)
+
+
+def test_a_player_with_no_hand_in_a_variant_is_a_书童_at_zero(url: str) -> None:
+    given(open_store(url), "t1", opened("t1", "harbin", PLAYERS), hand(), settled())
+    row = level(project(url, Levels()), "zoe", "tanggu")
+    assert (row.level_score, row.hands, row.title, row.to_next, row.last_position) == (
+        0, 0, "书童", 11, None)  # fmt: skip

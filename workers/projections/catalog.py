@@ -7,9 +7,12 @@ tables are named after its projection's tables, so two projections never share a
 from __future__ import annotations
 
 from workers.projections.base import Projection
+from workers.projections.leaderboards import Leaderboards
+from workers.projections.levels import Levels
+from workers.projections.penalties import Penalties
 from workers.projections.points import Points
 
-ALL: tuple[Projection, ...] = (Points(),)
+ALL: tuple[Projection, ...] = (Points(), Levels(), Leaderboards(), Penalties())
 
 
 class UnknownProjectionError(LookupError):

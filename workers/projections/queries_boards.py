@@ -1,158 +1,203 @@
-"""Queries on level titles, leaderboards and penalties: plain functions the API will serve.
+"""Queries on 等级分 and 称号, 排行榜 and penalties: plain functions the API will serve.
 
-Each reads the live build of its projection, is bounded (a page holds at most
-``MAX_PAGE_SIZE`` rows) and paged (``page`` from 1), and refuses bad input with an error
-naming it. A projection with no build yet answers as if it were empty.
+Each reads the live build through ``workers.projections.queries.query`` (one read-only
+snapshot, ``min_position`` for read-your-writes), every list is a bounded ``Page``, and bad
+input is a ``QueryError`` naming what was wrong.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from workers.projections.base import Projection, TableSpec
+from pydantic import BaseModel
+
 from workers.projections.db import ProjectionDB
 from workers.projections.leaderboards import BOARDS, PERIODS, Leaderboards, period_keys
-from workers.projections.levels import LEVELS, Levels
+from workers.projections.levels import LEVELS, Levels, title_columns
 from workers.projections.penalties import PARTIES, PENALTIES, Penalties
-from workers.projections.sql import SqlRows, table_name
+from workers.projections.queries import (
+    DEFAULT_PAGE_SIZE,
+    Page,
+    QueryError,
+    View,
+    page_window,
+    paged,
+    query,
+)
+from workers.projections.sql import table_name
 
-MAX_PAGE_SIZE = 100
 KEY_SHAPES = {"day": r"\d{4}-\d{2}-\d{2}", "week": r"\d{4}-W\d{2}", "all": r"all"}
 KEY_EXAMPLES = {"day": "2026-12-02", "week": "2026-W49", "all": "all"}
 
 
-@dataclass(frozen=True, slots=True)
-class Page:
-    items: list[dict[str, Any]]
-    page: int
-    page_size: int
-    total: int  # rows in the whole listing
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // self.page_size))
+def _named(what: str, value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise QueryError(f"a {what} is named by a non-empty id, not {value!r}")
+    return value
 
 
-def decode(spec: TableSpec, row: Sequence[Any]) -> dict[str, Any]:
-    return {c: json.loads(v) if k == "json" and v is not None else v
-            for (c, k), v in zip(spec.columns, row, strict=True)}  # fmt: skip
+# -- 等级分 and 称号 ------------------------------------------------------------------------
+class Level(BaseModel):
+    """A player's level score in one variant, its title, and what the next title needs."""
+
+    player: str
+    variant: str
+    level_score: int
+    hands: int
+    title: str
+    grade: int
+    next_title: str | None
+    to_next: int | None
+    last_position: int | None
+    position: int  # the read model's checkpoint this was read at
 
 
-def check_page(page: int, page_size: int) -> None:
-    if not isinstance(page, int) or page < 1:
-        raise ValueError(f"page starts at 1, got {page!r}")
-    if not isinstance(page_size, int) or not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise ValueError(f"page_size is 1–{MAX_PAGE_SIZE}, got {page_size!r}")
+def level(db: ProjectionDB, player: str, variant: str, *, min_position: int | None = None) -> Level:
+    """The player's level in ``variant`` (0, 书童, for a player with no hand there yet)."""
+    _named("player", player)
+    _named("variant", variant)
+
+    def answer(view: View) -> Level:
+        row = view.rows.get(LEVELS.name, {"player": player, "variant": variant})
+        if row is None:
+            row = {"player": player, "variant": variant, "level_score": 0, "hands": 0,
+                   **title_columns(0), "last_position": None}  # fmt: skip
+        return Level(**row, position=view.position)
+
+    return query(db, Levels(), answer, min_position=min_position)
 
 
-@contextmanager
-def live_rows(db: ProjectionDB, projection: Projection) -> Iterator[SqlRows | None]:
-    build = db.active_build(projection.name)
-    if build is None:
-        yield None
-        return
-    with db.reader(projection, build.build) as rows:
-        yield rows
+def levels_of(db: ProjectionDB, player: str, *, min_position: int | None = None) -> list[Level]:
+    """The player's level in every variant they have played (one a variant: bounded)."""
+    _named("player", player)
+
+    def answer(view: View) -> list[Level]:
+        found = view.rows.select(LEVELS.name, {"player": player}, order=("variant",), limit=100)
+        return [Level(**row, position=view.position) for row in found]
+
+    return query(db, Levels(), answer, min_position=min_position)
 
 
-def _page(
-    db: ProjectionDB, projection: Projection, spec: TableSpec, where: dict[str, Any],
-    order: Sequence[str], page: int, page_size: int, source: TableSpec | None = None,
-) -> Page:  # fmt: skip
-    """A page of ``spec``'s rows where its columns equal ``where``, in ``order`` (SQL terms);
-    ``source`` joins the rows through another table's ``position`` (penalty parties)."""
-    check_page(page, page_size)
-    with live_rows(db, projection) as rows:
-        if rows is None:
-            return Page([], page, page_size, 0)
-        m, names = rows.mark, [c for c, _ in spec.columns]
-        target = table_name(spec, rows.build)
-        origin = table_name(source, rows.build) if source else target
-        clause = " AND ".join(f"s.{c} = {m}" for c in where) or "1 = 1"
-        join = f" JOIN {target} t ON t.position = s.position" if source else ""
-        alias = "t" if source else "s"
-        base = f"FROM {origin} s{join} WHERE {clause}"
-        (total,) = rows.execute(f"SELECT count(*) {base}", list(where.values()))[0]
-        listing = rows.execute(
-            f"SELECT {', '.join(f'{alias}.{c}' for c in names)} {base}"
-            f" ORDER BY {', '.join(o.format(t=alias) for o in order)}"
-            f" LIMIT {page_size} OFFSET {(page - 1) * page_size}",
-            list(where.values()),
-        )
-        decoded = [decode(spec, row) for row in listing]
-    return Page(decoded, page, page_size, int(total))
+# -- 排行榜 --------------------------------------------------------------------------------
+class BoardEntry(BaseModel):
+    """A player's line on a board: rank (unique, ties broken), points, hands, and when the
+    player reached that total (the event's position and recorded time)."""
+
+    rank: int
+    player: str
+    points: int
+    hands: int
+    reached_position: int
+    reached_at: str
 
 
-# -- level score and title ---------------------------------------------------------------
-def levels_of(db: ProjectionDB, player: str) -> list[dict[str, Any]]:
-    """A player's level score and title in every variant they played (at most one a variant)."""
-    with live_rows(db, Levels()) as rows:
-        if rows is None:
-            return []
-        return rows.select(LEVELS.name, {"player": player}, ("variant",), MAX_PAGE_SIZE)
-
-
-def level(db: ProjectionDB, player: str, variant: str) -> dict[str, Any] | None:
-    with live_rows(db, Levels()) as rows:
-        return (
-            None if rows is None else rows.get(LEVELS.name, {"player": player, "variant": variant})
-        )
-
-
-# -- leaderboards ------------------------------------------------------------------------
 def leaderboard_key(period: str, moment: datetime) -> str:
-    """The key of the ``period`` (day, week, all) that holds ``moment``, for the caller's now."""
+    """The key of the ``period`` (day, week, all) holding ``moment``: the caller's "now"."""
     check_period(period)
     return period_keys(moment)[period]
 
 
 def check_period(period: str, key: str | None = None) -> None:
     if period not in PERIODS:
-        raise ValueError(f"period is one of {', '.join(PERIODS)}, got {period!r}")
-    if key is not None and not re.fullmatch(KEY_SHAPES[period], key):
-        raise ValueError(f"a {period} key looks like {KEY_EXAMPLES[period]!r}, got {key!r}")
+        raise QueryError(f"period is one of {', '.join(PERIODS)}, not {period!r}")
+    if key is not None and not (isinstance(key, str) and re.fullmatch(KEY_SHAPES[period], key)):
+        raise QueryError(f"a {period} key looks like {KEY_EXAMPLES[period]!r}, not {key!r}")
 
 
 def leaderboard(
     db: ProjectionDB, variant: str, room: str, period: str, key: str,
-    page: int = 1, page_size: int = 20,
-) -> Page:  # fmt: skip
-    """A page of one board, ranked (see ``workers.projections.leaderboards``); each item has
-    its ``rank`` (1 = first, unique: ties are broken)."""
+    page: int = 1, page_size: int = DEFAULT_PAGE_SIZE, *, min_position: int | None = None,
+) -> Page[BoardEntry]:  # fmt: skip
+    """One page of the board of ``variant`` and ``room`` ("" for tables opened without one)
+    for ``period`` (day, week, all) ``key`` (``2026-12-02``, ``2026-W49``, ``all``), ranked
+    as ``workers.projections.leaderboards`` says."""
+    _named("variant", variant)
+    if not isinstance(room, str):
+        raise QueryError(f"a room is named by text ('' for none), not {room!r}")
     check_period(period, key)
-    where = {"variant": variant, "room": room, "period": period, "period_key": key}
-    found = _page(db, Leaderboards(), BOARDS, where, ranking(db), page, page_size)
-    for n, item in enumerate(found.items):
-        item["rank"] = (page - 1) * page_size + n + 1
-    return found
+    offset, limit = page_window(page, page_size)
+
+    def answer(view: View) -> Page[BoardEntry]:
+        m = view.rows.mark
+        by_code_point = ' COLLATE "C"' if m == "%s" else ""  # SQLite's BINARY already is
+        found = view.rows.execute(
+            "SELECT player, points, hands, reached_position, reached_at"
+            f" FROM {table_name(BOARDS, view.build)}"
+            f" WHERE variant = {m} AND room = {m} AND period = {m} AND period_key = {m}"
+            f" ORDER BY points DESC, reached_position, player{by_code_point}"
+            f" LIMIT {limit + 1} OFFSET {offset}",
+            [variant, room, period, key],
+        )
+        items = [BoardEntry(rank=offset + n + 1, player=r[0], points=r[1], hands=r[2],
+                            reached_position=r[3], reached_at=r[4])
+                 for n, r in enumerate(found[:limit])]  # fmt: skip
+        return Page[BoardEntry](items=items, page=page, size=page_size,
+                                more=len(found) > limit, position=view.position)  # fmt: skip
+
+    return query(db, Leaderboards(), answer, min_position=min_position)
 
 
-def ranking(db: ProjectionDB) -> list[str]:
-    """points desc, then who reached that total first, then the player id by code point."""
-    by_code_point = ' COLLATE "C"' if db.dialect == "postgres" else ""  # SQLite: BINARY
-    return ["{t}.points DESC", "{t}.reached_position", "{t}.player" + by_code_point]
+# -- penalties ------------------------------------------------------------------------------
+class PenaltyRecord(BaseModel):
+    """An adjudicated penalty, for support: what the rule decided, for whom, where and when."""
+
+    position: int
+    table_id: str
+    version: int
+    variant: str
+    room: str
+    hand_number: int
+    seat: int
+    player: str
+    cause: str
+    rule: str
+    charged: int
+    amounts: list[int]
+    players: list[str]
+    recorded_at: str
 
 
-# -- penalties ---------------------------------------------------------------------------
 def penalties_of_player(
-    db: ProjectionDB, player: str, page: int = 1, page_size: int = 20, involved: bool = False
-) -> Page:
-    """Penalties charged to ``player`` (with ``involved``: also those that compensated them),
-    newest first."""
-    if involved:
-        return _page(db, Penalties(), PENALTIES, {"player": player}, ["{t}.position DESC"],
-                     page, page_size, source=PARTIES)  # fmt: skip
-    return _page(db, Penalties(), PENALTIES, {"player": player}, ["{t}.position DESC"],
-                 page, page_size)  # fmt: skip
+    db: ProjectionDB, player: str, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE, *,
+    involved: bool = False, min_position: int | None = None,
+) -> Page[PenaltyRecord]:  # fmt: skip
+    """Penalties charged to ``player``, newest first; with ``involved``, also those that
+    compensated them (上海's 20 × 底注 to each other seat)."""
+    _named("player", player)
+    page_window(page, page_size)
+
+    def answer(view: View) -> Page[PenaltyRecord]:
+        found: list[dict[str, object]]
+        if not involved:
+            found, more = paged(view, PENALTIES.name, {"player": player}, ("-position",),
+                                page, page_size)  # fmt: skip
+        else:  # a page of the player's parties, then each one's penalty (at most a page)
+            lines, more = paged(view, PARTIES.name, {"player": player}, ("-position", "-seat"),
+                                page, page_size)  # fmt: skip
+            records = (view.rows.get(PENALTIES.name, {"position": line["position"]})
+                       for line in lines)  # fmt: skip
+            found = [row for row in records if row is not None]
+        items = [PenaltyRecord.model_validate(r) for r in found]
+        return Page[PenaltyRecord](items=items, page=page, size=page_size, more=more,
+                                   position=view.position)  # fmt: skip
+
+    return query(db, Penalties(), answer, min_position=min_position)
 
 
-def penalties_at_table(db: ProjectionDB, table_id: str, page: int = 1, page_size: int = 20) -> Page:
+def penalties_at_table(
+    db: ProjectionDB, table_id: str, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE, *,
+    min_position: int | None = None,
+) -> Page[PenaltyRecord]:  # fmt: skip
     """Penalties adjudicated at one table, in the order they fell."""
-    return _page(db, Penalties(), PENALTIES, {"table_id": table_id}, ["{t}.position"],
-                 page, page_size)  # fmt: skip
+    _named("table", table_id)
+    page_window(page, page_size)
+
+    def answer(view: View) -> Page[PenaltyRecord]:
+        found, more = paged(view, PENALTIES.name, {"table_id": table_id}, ("position",),
+                            page, page_size)  # fmt: skip
+        items = [PenaltyRecord.model_validate(r) for r in found]
+        return Page[PenaltyRecord](items=items, page=page, size=page_size, more=more,
+                                   position=view.position)  # fmt: skip
+
+    return query(db, Penalties(), answer, min_position=min_position)
