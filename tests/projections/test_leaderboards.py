@@ -9,8 +9,10 @@ import pytest
 from boards_kit import NOON, given, hand, opened, project, settled
 from projection_kit import play_series, rows_of
 
+from events.envelope import Actor, NewEvent
 from events.presence import PenaltyAdjudicated
 from events.store import open_store
+from services.rules import RULES_VERSION
 from workers.projections.leaderboards import Leaderboards, period_keys
 from workers.projections.points import Points
 from workers.projections.queries import QueryError
@@ -166,3 +168,14 @@ def test_the_all_time_board_of_played_series_is_the_players_points(url: str) -> 
     db = project(url, Leaderboards(), Points())
     points = {r["player"]: r["points"] for r in rows_of(db, Points(), "points_balances")}
     assert dict(board(url, "all", "all", "shanghai")) == points and any(points.values())
+
+
+def test_an_older_settlement_counts_its_局分_as_it_was_then_written(url: str) -> None:
+    """hand_settled v1 held 塘沽's kong payments as ``kong_payments``: read in today's shape."""
+    store = open_store(url)
+    given(store, "t1", opened("t1", "tanggu", PLAYERS), hand())
+    old = NewEvent("hand_settled", {"payments": [6, -2, -2, -2], "kong_payments": [-2, 6, -2, -2],
+                                    "level_scores": [3, -1, -1, -1]},
+                   Actor.system(), RULES_VERSION, schema_version=1, recorded_at=NOON)  # fmt: skip
+    store.append("t1", store.stream_version("t1"), [old])
+    assert board(url, "all", "all", "tanggu") == [("ann", 4), ("bo", 4), ("cy", -4), ("di", -4)]

@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from events.envelope import RecordedEvent
 from workers.projections.base import Rows, TableSpec
-from workers.projections.seating import seats_of, seats_spec, table_opened
+from workers.projections.seating import payload_of, seats_of, seats_spec, table_opened
 
 PERIODS = ("day", "week", "all")
 SEATS = seats_spec("boards_seats")
@@ -66,7 +66,7 @@ class Leaderboards:
         if event.type == "table_opened":
             table_opened(rows, SEATS, None, event)
         elif event.type == "hand_settled":
-            p = event.payload
+            p = payload_of(event)
             amounts = [a + b for a, b in zip(p["payments"], p.get("hand_payments", [0] * 4),
                                                strict=True)]  # fmt: skip
             self._score(rows, event, amounts, hand=True)

@@ -17,7 +17,7 @@ from typing import ClassVar
 from events.envelope import RecordedEvent
 from services.rules.shanghai_counters import level_grade, level_title, next_level_title
 from workers.projections.base import Rows, TableSpec
-from workers.projections.seating import seats_of, seats_spec, table_opened
+from workers.projections.seating import payload_of, seats_of, seats_spec, table_opened
 
 SEATS = seats_spec("levels_seats")
 LEVELS = TableSpec(
@@ -57,7 +57,7 @@ class Levels:
         if event.type == "table_opened":
             table_opened(rows, SEATS, None, event)
         elif event.type == "hand_settled":
-            scores = event.payload.get("level_scores", [0, 0, 0, 0])
+            scores = payload_of(event).get("level_scores", [0, 0, 0, 0])
             for seat in seats_of(rows, SEATS.name, event.stream_id):
                 key = {"player": seat["player"], "variant": seat["variant"]}
                 old = rows.get(LEVELS.name, key)

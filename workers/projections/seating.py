@@ -10,10 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from events.envelope import RecordedEvent
+from events.registry import registry
 from workers.projections.base import Rows, TableSpec
 from workers.projections.points import seats_of
 
-__all__ = ["hands_spec", "room_of", "seats_of", "seats_spec", "table_opened", "hand_started"]
+__all__ = [
+    "hand_number", "hand_started", "hands_spec", "payload_of", "room_of", "seats_of",
+    "seats_spec", "table_opened",
+]  # fmt: skip
 
 
 def seats_spec(name: str) -> TableSpec:
@@ -48,6 +52,11 @@ def table_opened(
 def hand_started(rows: Rows, hands: TableSpec, event: RecordedEvent) -> None:
     rows.put(hands.name, {"table_id": event.stream_id},
              {"hand_number": event.payload["hand_number"]})  # fmt: skip
+
+
+def payload_of(event: RecordedEvent) -> dict[str, Any]:
+    """The payload in the current shape (an older ``hand_settled`` held ``kong_payments``)."""
+    return registry.upcast(event.type, event.schema_version, event.payload)
 
 
 def hand_number(rows: Rows, hands: TableSpec, table_id: str) -> int:
