@@ -16,7 +16,7 @@ from services.rules import RULES_VERSION
 from workers.projections.leaderboards import Leaderboards, period_keys
 from workers.projections.points import Points
 from workers.projections.queries import QueryError
-from workers.projections.queries_boards import leaderboard, leaderboard_key
+from workers.projections.queries_boards import board_entry, leaderboard, leaderboard_key
 
 PLAYERS = ("ann", "bo", "cy", "di")
 
@@ -179,3 +179,15 @@ def test_an_older_settlement_counts_its_局分_as_it_was_then_written(url: str) 
                    Actor.system(), RULES_VERSION, schema_version=1, recorded_at=NOON)  # fmt: skip
     store.append("t1", store.stream_version("t1"), [old])
     assert board(url, "all", "all", "tanggu") == [("ann", 4), ("bo", 4), ("cy", -4), ("di", -4)]
+
+
+def test_a_players_own_line_carries_the_rank_the_board_gives_it(url: str) -> None:
+    store = open_store(url)
+    given(store, "t1", opened("t1", "harbin", ("ann", "bo", "Zed", "amy")), hand(),
+          settled((-2, 4, -1, -1)), hand(2), settled((2, 0, -1, -1)), hand(3),
+          settled((4, 0, -2, -2)))  # fmt: skip
+    db = project(url, Leaderboards())
+    ranked = leaderboard(db, "harbin", "", "week", "2026-W49", 1, 10).items
+    for entry in ranked:
+        assert board_entry(db, "harbin", "", "week", "2026-W49", entry.player) == entry
+    assert board_entry(db, "harbin", "", "week", "2026-W50", "ann") is None

@@ -138,6 +138,37 @@ def leaderboard(
     return query(db, Leaderboards(), answer, min_position=min_position)
 
 
+def board_entry(
+    db: ProjectionDB, variant: str, room: str, period: str, key: str, player: str, *,
+    min_position: int | None = None,
+) -> BoardEntry | None:  # fmt: skip
+    """The player's own line on a board, with its rank (None: not on that board)."""
+    _named("variant", variant)
+    _named("player", player)
+    check_period(period, key)
+
+    def answer(view: View) -> BoardEntry | None:
+        where = {"variant": variant, "room": room, "period": period, "period_key": key}
+        row = view.rows.get(BOARDS.name, {**where, "player": player})
+        if row is None:
+            return None
+        m = view.rows.mark
+        by_code_point = ' COLLATE "C"' if m == "%s" else ""
+        ((ahead,),) = view.rows.execute(
+            f"SELECT count(*) FROM {table_name(BOARDS, view.build)}"
+            f" WHERE variant = {m} AND room = {m} AND period = {m} AND period_key = {m}"
+            f" AND (points > {m} OR (points = {m} AND (reached_position < {m}"
+            f" OR (reached_position = {m} AND player{by_code_point} < {m}))))",
+            [variant, room, period, key, row["points"], row["points"],
+             row["reached_position"], row["reached_position"], player],
+        )  # fmt: skip
+        names = ("player", "points", "hands", "reached_position", "reached_at")
+        fields = {k: row[k] for k in names}
+        return BoardEntry(rank=int(ahead) + 1, **fields)
+
+    return query(db, Leaderboards(), answer, min_position=min_position)
+
+
 # -- penalties ------------------------------------------------------------------------------
 class PenaltyRecord(BaseModel):
     """An adjudicated penalty, for support: what the rule decided, for whom, where and when."""
