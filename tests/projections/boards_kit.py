@@ -1,4 +1,4 @@
-"""Given events, then rows: append events with chosen times, project, and compare builds."""
+"""Given events, then rows: append events with chosen times, and project them."""
 
 from __future__ import annotations
 
@@ -59,11 +59,3 @@ def project(url: str, *projections: Projection) -> ProjectionDB:
         projector.catch_up()
     return db
 
-
-def build_rows(db: ProjectionDB, projection: Projection, build: int) -> dict[str, list[Any]]:
-    """Every row of every table of one build, in key order."""
-    with db.reader(projection, build) as rows:
-        return {
-            spec.name: rows.select(spec.name, {}, order=spec.key, limit=1_000_000)
-            for spec in projection.tables
-        }
