@@ -17,6 +17,7 @@ from test_projector import Broken
 
 from events.store import open_store
 from services.cli.main import main as paiju
+from workers.projections.catalog import ALL
 from workers.projections.db import open_projection_db
 from workers.projections.points import Points
 from workers.projections.runner import Projector
@@ -100,7 +101,8 @@ def test_paiju_projector_keeps_points_until_sigterm(tmp_path: Path) -> None:
                                cwd=ROOT, stdout=subprocess.PIPE, text=True)  # fmt: skip
     try:
         db, deadline = open_projection_db(url), time.monotonic() + 60
-        while (b := db.active_build("points")) is None or b.position < store.last_position():  # type: ignore[attr-defined]
+        head = store.last_position()  # type: ignore[attr-defined]
+        while any((b := db.active_build(p.name)) is None or b.position < head for p in ALL):
             assert time.monotonic() < deadline and process.poll() is None
             time.sleep(0.05)
         process.send_signal(signal.SIGTERM)
@@ -111,4 +113,4 @@ def test_paiju_projector_keeps_points_until_sigterm(tmp_path: Path) -> None:
             process.wait(30)
     assert process.returncode == 0
     assert "paiju projector: keeping points" in out
-    assert f"stopped; {store.last_position()} events applied" in out  # type: ignore[attr-defined]
+    assert f"stopped; {len(ALL) * head} events applied" in out  # every projection, every event
