@@ -129,7 +129,13 @@ def _distributed_demo(
 
     app = create_app(settings)
     store = open_store(settings.store_url)
-    demo = Demo(store, lambda t, c, i: submit(app, t, c, command_id=i), out, tables=tables)
+    demo = Demo(
+        store,
+        lambda t, c, i: submit(app, t, c, command_id=i),
+        out,
+        tables=tables,
+        timing=settings.default_timing() or None,  # PAIJU_TURN_SECONDS and friends, as embedded
+    )
     thread = threading.Thread(target=demo.run, args=(stop, pace), name="demo", daemon=True)
     thread.start()
     return thread
