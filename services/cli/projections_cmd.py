@@ -20,6 +20,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING, TextIO
 
 from services.cli.failures import CliError, command
+from services.cli.parts import settings_or_fail
 from services.cli.projector_cmd import chosen
 from services.cli.stores import STORE_HELP
 
@@ -43,13 +44,9 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
     from workers.logging import configure_logging
     from workers.projections.db import open_projection_db
-    from workers.settings import SettingsError, load_settings
 
     out = out or sys.stdout
-    try:
-        settings = load_settings(**({} if args.store is None else {"store_url": args.store}))
-    except SettingsError as error:
-        raise CliError(str(error)) from None
+    settings = settings_or_fail(args.store)
     if args.action == "status" and args.name is not None:
         raise CliError("status takes no projection name; it shows them all")
     if args.action != "status" and args.name is None:

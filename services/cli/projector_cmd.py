@@ -11,13 +11,12 @@ workers' (``PAIJU_STORE_URL``, ``PAIJU_LOG_LEVEL``, ``PAIJU_LOG_FORMAT``).
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from contextlib import closing
 from typing import TYPE_CHECKING, TextIO
 
 from services.cli.failures import CliError, command
+from services.cli.parts import run_until_stopped, settings_or_fail, shown
 from services.cli.stores import STORE_HELP
 
 if TYPE_CHECKING:
@@ -51,32 +50,21 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from workers.logging import configure_logging
     from workers.projections.db import open_projection_db
     from workers.projections.runner import Projector
-    from workers.settings import SettingsError, load_settings
 
     out = out or sys.stdout
-    try:
-        settings = load_settings(**({} if args.store is None else {"store_url": args.store}))
-    except SettingsError as error:
-        raise CliError(str(error)) from None
+    settings = settings_or_fail(args.store)
     if not 1 <= args.batch <= 10_000:
         raise CliError(f"--batch must be 1-10000 events, not {args.batch}")
     projections = chosen(args.only)
     configure_logging(settings.log_level, settings.log_format)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with closing(open_store(settings.store_url)) as store:
         db = open_projection_db(settings.store_url)
         projector = Projector(store, db, projections, batch=args.batch)
         names = ", ".join(p.name for p in projector.projections)
-        print(f"paiju projector: keeping {names} from {settings.store_url}", file=out, flush=True)
-        thread = threading.Thread(target=projector.run, args=(stop,), name="projector", daemon=True)
-        thread.start()
+        print(f"paiju projector: keeping {names} from {shown(settings.store_url)}", file=out,
+              flush=True)  # fmt: skip
         try:
-            while thread.is_alive():
-                thread.join(0.5)
-        except KeyboardInterrupt:
-            stop.set()
-            thread.join(10)
+            run_until_stopped("projector", projector.run)
         finally:
             db.close()
     applied = sum(c.applied for c in projector.consumers)

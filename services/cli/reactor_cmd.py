@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
-import threading
 from contextlib import closing
 from typing import TextIO
 
 from services.cli.failures import CliError, command
+from services.cli.parts import run_until_stopped, settings_or_fail
 from services.cli.stores import StoreChoice, open_for_writing
 
 
@@ -56,20 +55,14 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from workers.app import create_app
     from workers.logging import configure_logging
     from workers.reactor.wiring import reactor_for
-    from workers.settings import SettingsError, load_settings
 
     out = out or sys.stdout
-    try:
-        settings = load_settings(**({} if args.store is None else {"store_url": args.store}))
-    except SettingsError as error:
-        raise CliError(str(error)) from None
+    settings = settings_or_fail(args.store)
     if not settings.webhook_url:
         raise CliError("PAIJU_WEBHOOK_URL is not set: there is nowhere to send notifications")
     configure_logging(settings.log_level, settings.log_format)
     posts_here = args.inline or settings.embedded
     choice = _store_choice(args.store, settings.store_url)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with closing(open_for_writing(choice)) as store:
         try:
             reactor = reactor_for(
@@ -84,13 +77,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 "dispatching to the effects queue")  # fmt: skip
             print(f"paiju reactor: {reactor.name} from position {reactor.position} of"
                   f" {choice.shown}, {where}", file=out, flush=True)  # fmt: skip
-            thread = reactor.start(stop)
-            try:
-                while thread.is_alive():
-                    thread.join(timeout=0.5)
-            except KeyboardInterrupt:
-                stop.set()
-                thread.join(timeout=10)
+            run_until_stopped("reactor", reactor.run)
             counts = reactor.counts
             print(f"paiju reactor: stopped at position {reactor.position}; {counts.written}"
                   f" deliveries written, {counts.dispatched} dispatched", file=out)  # fmt: skip

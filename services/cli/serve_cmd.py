@@ -19,6 +19,7 @@ import threading
 from typing import TYPE_CHECKING, TextIO
 
 from services.cli.failures import CliError, command
+from services.cli.parts import settings_or_fail, shown
 
 if TYPE_CHECKING:
     from workers.settings import Settings
@@ -51,13 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @command("serve", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from workers.logging import configure_logging
-    from workers.settings import SettingsError, load_settings
 
     out = out or sys.stdout
-    try:
-        settings = load_settings()
-    except SettingsError as error:
-        raise CliError(str(error)) from None
+    settings = settings_or_fail()
     quiet = "PAIJU_LOG_LEVEL" not in os.environ and args.demo  # the demo's lines stay readable
     configure_logging("WARNING" if quiet else settings.log_level, settings.log_format)
     stop = threading.Event()
@@ -85,7 +82,7 @@ def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Even
     )
     service.start()
     print(
-        f"paiju serve: embedded, store {settings.store_url} (worker, timekeeper, projector"
+        f"paiju serve: embedded, store {shown(settings.store_url)} (worker, timekeeper, projector"
         f"{', reactor' if webhook else ''} in this process); Ctrl-C stops",
         file=out,
         flush=True,

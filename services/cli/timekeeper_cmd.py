@@ -10,12 +10,11 @@ run at once. Settings: ``PAIJU_STORE_URL`` (or ``PAIJU_STORE``), ``PAIJU_BROKER_
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from typing import TextIO
 
 from services.cli.failures import CliError, command
+from services.cli.parts import run_until_stopped, settings_or_fail, shown
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,15 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
     from workers.logging import configure_logging
-    from workers.settings import SettingsError, load_settings
     from workers.task import build_service
     from workers.timekeeper import Timekeeper, fire_inline, fire_through_queue
 
     out = out or sys.stdout
-    try:
-        settings = load_settings()
-    except SettingsError as error:
-        raise CliError(str(error)) from None
+    settings = settings_or_fail()
     if not 1 <= args.lease <= 3600:
         raise CliError(f"--lease must be 1-3600 seconds, not {args.lease:g}")
     configure_logging(settings.log_level, settings.log_format)
@@ -62,17 +57,10 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     else:
         fire = fire_inline(build_service(settings))
     keeper = Timekeeper(store, fire, lease=args.lease)  # type: ignore[arg-type]
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    print(f"paiju timekeeper: firing {args.via} from {settings.store_url}", file=out, flush=True)
-    thread = threading.Thread(target=keeper.run, args=(stop,), name="timekeeper", daemon=True)
-    thread.start()
+    print(f"paiju timekeeper: firing {args.via} from {shown(settings.store_url)}", file=out,
+          flush=True)  # fmt: skip
     try:
-        while thread.is_alive():
-            thread.join(0.5)
-    except KeyboardInterrupt:
-        stop.set()
-        thread.join(10)
+        run_until_stopped("timekeeper", keeper.run)
     finally:
         store.close()
     print(f"paiju timekeeper: stopped; {keeper.fired} timers fired", file=out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from services.cli.failures import CliError
+from services.cli.parts import settings_or_fail
 from workers.queues import QueueNames
 
 POOLS = ("prefork", "threads", "solo")
@@ -56,13 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from workers.app import create_app
     from workers.logging import configure_logging
-    from workers.settings import SettingsError, load_settings
 
     overrides = {} if args.concurrency is None else {"concurrency": args.concurrency}
-    try:
-        settings = load_settings(**overrides)
-    except SettingsError as error:
-        raise CliError(str(error)) from None
+    settings = settings_or_fail(**overrides)
     if settings.embedded:
         raise CliError(
             f"PAIJU_BROKER_URL is {settings.broker_url} (the embedded default), which no other"
