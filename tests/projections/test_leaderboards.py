@@ -179,6 +179,9 @@ def test_an_older_settlement_counts_its_局分_as_it_was_then_written(url: str) 
                    Actor.system(), RULES_VERSION, schema_version=1, recorded_at=NOON)  # fmt: skip
     store.append("t1", store.stream_version("t1"), [old])
     assert board(url, "all", "all", "tanggu") == [("ann", 4), ("bo", 4), ("cy", -4), ("di", -4)]
+    db = project(url, Points())  # 积分 reads it in today's shape too
+    balances = {r["player"]: r["points"] for r in rows_of(db, Points(), "points_balances")}
+    assert balances == {"ann": 4, "bo": 4, "cy": -4, "di": -4}
 
 
 def test_a_players_own_line_carries_the_rank_the_board_gives_it(url: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.envelope import RecordedEvent
+from events.registry import registry
 from workers.projections.base import Rows, TableSpec
 
 SEATS = TableSpec(
@@ -61,7 +62,7 @@ def seats_of(rows: Rows, table: str, table_id: str) -> list[dict[str, Any]]:
 
 class Points:
     name: ClassVar[str] = "points"
-    code_version: ClassVar[int] = 1
+    code_version: ClassVar[int] = 2  # 2: 局分 of a v1 hand_settled counted (upcast)
     tables: ClassVar[tuple[TableSpec, ...]] = (SEATS, HANDS, BALANCES, HISTORY)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -73,7 +74,8 @@ class Points:
             number = event.payload["hand_number"]
             rows.put(HANDS.name, {"table_id": event.stream_id}, {"hand_number": number})
         elif kind == "hand_settled":
-            p = event.payload
+            # an older hand_settled held 塘沽's 局分 as kong_payments: read it in today's shape
+            p = registry.upcast(event.type, event.schema_version, event.payload)
             amounts = [
                 a + b for a, b in zip(p["payments"], p.get("hand_payments", [0] * 4), strict=True)
             ]
