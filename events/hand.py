@@ -30,6 +30,7 @@ class TableOpened(DomainEvent):
     base_stake: int = Field(default=1, ge=1)
     options: dict[str, bool] = Field(default_factory=dict)
     timing: dict[str, int] = Field(default_factory=dict)  # the waits, in seconds, by name
+    room: str = ""  # the platform's room the table is in (decision 18); "": none given
 
 
 @registry.register

@@ -92,6 +92,7 @@ class TableService:
         options: dict[str, bool] | None = None,
         *,
         command_id: str,
+        room: str = "",
     ) -> Accepted | Rejected:
         command = OpenTable(
             table_id=table_id,
@@ -99,6 +100,7 @@ class TableService:
             players=players,
             base_stake=base_stake,
             options=options or {},
+            room=room,
         )
         return self.handle(table_id, command, actor=Actor.system(), command_id=command_id)
 

@@ -11,8 +11,9 @@ from workers.projections.leaderboards import Leaderboards
 from workers.projections.levels import Levels
 from workers.projections.penalties import Penalties
 from workers.projections.points import Points
+from workers.projections.stats import PlayerStats
 
-ALL: tuple[Projection, ...] = (Points(), Levels(), Leaderboards(), Penalties())
+ALL: tuple[Projection, ...] = (Points(), Levels(), Leaderboards(), Penalties(), PlayerStats())
 
 
 class UnknownProjectionError(LookupError):

@@ -31,6 +31,7 @@ class OpenTable(Command):
     base_stake: int = Field(default=1, ge=1)
     options: dict[str, bool] = Field(default_factory=dict)
     timing: dict[str, int] = Field(default_factory=dict)
+    room: str = Field(default="", max_length=64)  # the platform's room (decision 18); "": none
 
 
 class StartHand(Command):

@@ -73,6 +73,7 @@ def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
             base_stake=cmd.base_stake,
             options=cmd.options,
             timing=with_overrides(variant.config.timing, cmd.timing).as_dict(),
+            room=cmd.room,
         )
     ]
 

@@ -187,7 +187,9 @@ _READY = Field(
 _NEW_BAO = Field(owner=_bao_if_ready, seats=_bao_if_ready, spectator=hidden, operator=shown)
 
 POLICIES: dict[str, Policy] = {
-    "table_opened": public("table_id", "variant", "players", "base_stake", "options", "timing"),
+    "table_opened": public(
+        "table_id", "variant", "players", "base_stake", "options", "timing", "room"
+    ),
     "hand_started": {
         **public("hand_number", "dealer", "dice", "seed_commitment", "wall_break"),
         "seed": SECRET,
