@@ -15,14 +15,14 @@ from events.presence import (
     WaitTimedOut,
 )
 from events.store import open_store
-from workers.projections.paging import BadPageError
+from workers.projections.queries import QueryError
 from workers.projections.queries_stats import player_stats, variant_stats
 from workers.projections.stats import PlayerStats
 
 
 def stats_of(url: str, store: object, player: str) -> dict[str, dict[str, object]]:
     db = caught_up(store, url, PlayerStats())  # type: ignore[arg-type]
-    return {r["variant"]: r for r in player_stats(db, player).rows}
+    return {r.variant: r.model_dump() for r in player_stats(db, player).items}
 
 
 def test_a_won_hand_counts_hands_wins_zimo_fan_and_points(url: str) -> None:
@@ -52,7 +52,7 @@ def test_one_discard_two_winners_counts_both_wins_and_one_dealt_in(url: str) -> 
                           win(3, 3, (-15, 0, 0, 15), discarder=0))))  # fmt: skip
     t.settled((-25, 10, 0, 15))
     db = caught_up(store, url, PlayerStats())
-    rows = {r["player"]: r for r in variant_stats(db, "shandong", order="wins").rows}
+    rows = {r.player: r.model_dump() for r in variant_stats(db, "shandong", order="wins").items}
     assert [rows[p]["wins"] for p in ("ann", "bo", "cy", "di")] == [0, 1, 0, 1]
     assert rows["ann"]["dealt_in"] == 1 and rows["ann"]["wins"] == 0
     assert rows["di"]["best_points"] == 15 and rows["bo"]["best_fan"] == 2
@@ -137,7 +137,7 @@ def test_series_played_through_the_service_count_every_settled_hand(url: str) ->
     store = open_store(url)
     state = play_series(store, "t1", "shanghai", ("ann", "bo", "cy", "di"), hands=2, leaver=1)
     db = caught_up(store, url, PlayerStats())
-    rows = variant_stats(db, "shanghai", limit=10).rows
+    rows = [r.model_dump() for r in variant_stats(db, "shanghai", size=10).items]
     assert [r["hands"] for r in rows] == [state.series.hands_played] * 4
     wins = [e for e in store.read_stream("t1") if e.type == "hand_won"]
     assert sum(r["wins"] for r in rows) == sum(len(e.payload["wins"]) for e in wins)
@@ -156,12 +156,13 @@ def test_pages_are_bounded_and_stable(url: str) -> None:
         t.given(HandDrawn())
         t.settled()
     db = caught_up(store, url, PlayerStats())
-    first = variant_stats(db, "harbin", limit=5)
-    second = variant_stats(db, "harbin", limit=5, offset=first.next_offset or 0)
-    players = [r["player"] for r in first.rows + second.rows]
-    assert players == sorted(players) and len(players) == 10 and second.next_offset == 10
+    pages = [variant_stats(db, "harbin", page=n, size=5) for n in (1, 2, 3)]
+    players = [r.player for p in pages for r in p.items]
+    assert players == sorted(players) and len(players) == 12  # every one once, by player
+    assert [p.more for p in pages] == [True, True, False]
+    first = pages[0]
     assert first.position == store.last_position()  # type: ignore[attr-defined]
-    with pytest.raises(BadPageError, match="limit must be 1–100"):
-        variant_stats(db, "harbin", limit=1000)
-    with pytest.raises(BadPageError, match="order must be one of"):
+    with pytest.raises(QueryError, match="page size must be a whole number from 1 to 200"):
+        variant_stats(db, "harbin", size=1000)
+    with pytest.raises(QueryError, match="order must be one of"):
         variant_stats(db, "harbin", order="fan_total")

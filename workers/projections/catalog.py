@@ -9,11 +9,15 @@ from __future__ import annotations
 from workers.projections.base import Projection
 from workers.projections.leaderboards import Leaderboards
 from workers.projections.levels import Levels
+from workers.projections.live_tables import LiveTables
 from workers.projections.penalties import Penalties
 from workers.projections.points import Points
+from workers.projections.rooms import Rooms
 from workers.projections.stats import PlayerStats
 
-ALL: tuple[Projection, ...] = (Points(), Levels(), Leaderboards(), Penalties(), PlayerStats())
+ALL: tuple[Projection, ...] = (
+    Points(), Levels(), Leaderboards(), Penalties(), PlayerStats(), LiveTables(), Rooms()
+)
 
 
 class UnknownProjectionError(LookupError):

@@ -1,0 +1,118 @@
+"""Live tables and rooms as the API will serve them, paged (``workers.projections.queries``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from workers.projections.db import ProjectionDB
+from workers.projections.live_tables import LIVE, LiveTables
+from workers.projections.queries import DEFAULT_PAGE_SIZE, Page, View, page_window, paged, query
+from workers.projections.rooms import ROOMS, Rooms
+
+LIVE_PROJECTION, ROOMS_PROJECTION = LiveTables(), Rooms()
+
+
+class SeatShown(BaseModel):
+    seat: int
+    player: str
+    autoplay: str | None  # 托管: requested (主动) | timeout (超时) | None
+    connected: bool
+    left: bool
+    back_by: str | None  # a dropped seat's reconnect grace ends then
+
+
+class LiveTable(BaseModel):
+    table_id: str
+    variant: str
+    room: str
+    base_stake: int
+    timing: dict[str, int]
+    live: bool
+    status: str  # opened | playing | between_hands | ended | dissolved
+    series_number: int
+    hand_number: int
+    dealer: int | None
+    waiting: str  # turn | autoplay_window | claim | "" (nothing: the system moves)
+    waiting_seats: list[int]
+    wait_seconds: int | None
+    wait_until: str | None
+    seats: list[SeatShown]
+    last_position: int
+    updated_at: str
+
+
+class Room(BaseModel):
+    room: str
+    tables_in_play: int
+    players_seated: int
+    tables_waiting: int  # 0 until seating exists (``workers.projections.rooms``)
+    last_position: int
+
+
+def table_of(row: dict[str, Any]) -> LiveTable:
+    """A stored row as it is read: each seat with its player; what the derivation
+    remembers (``play``) left out."""
+    seats = [
+        SeatShown(seat=n, player=player, **{k: seat.get(k) for k in
+                                            ("autoplay", "connected", "left", "back_by")})
+        for n, (player, seat) in enumerate(zip(row["players"], row["seats"], strict=True))
+    ]  # fmt: skip
+    shown = {k: v for k, v in row.items() if k not in ("play", "players", "seats")}
+    return LiveTable.model_validate({**shown, "seats": seats})
+
+
+def live_tables(
+    db: ProjectionDB, room: str | None = None, variant: str | None = None, page: int = 1,
+    size: int = DEFAULT_PAGE_SIZE, *, min_position: int | None = None,
+) -> Page[LiveTable]:  # fmt: skip
+    """The tables in play, by table id; in one room and/or of one variant if given."""
+    page_window(page, size)
+    where: dict[str, object] = {"live": 1}
+    if room is not None:
+        where["room"] = room
+    if variant is not None:
+        where["variant"] = variant
+
+    def answer(view: View) -> Page[LiveTable]:
+        found, more = paged(view, LIVE.name, where, ("table_id",), page, size)
+        return Page[LiveTable](items=[table_of(r) for r in found], page=page, size=size,
+                               more=more, position=view.position)  # fmt: skip
+
+    return query(db, LIVE_PROJECTION, answer, min_position=min_position)
+
+
+def live_table(
+    db: ProjectionDB, table_id: str, *, min_position: int | None = None
+) -> LiveTable | None:
+    """One table as last seen, listed or not (its ``status`` says: ended, dissolved …)."""
+
+    def answer(view: View) -> LiveTable | None:
+        row = view.rows.get(LIVE.name, {"table_id": table_id})
+        return table_of(row) if row is not None else None
+
+    return query(db, LIVE_PROJECTION, answer, min_position=min_position)
+
+
+def rooms(
+    db: ProjectionDB, page: int = 1, size: int = DEFAULT_PAGE_SIZE, *,
+    min_position: int | None = None,
+) -> Page[Room]:  # fmt: skip
+    """Every room that has had a table, by name ("" holds the tables opened with no room)."""
+    page_window(page, size)
+
+    def answer(view: View) -> Page[Room]:
+        found, more = paged(view, ROOMS.name, {}, ("room",), page, size)
+        return Page[Room](items=[Room.model_validate(r) for r in found], page=page, size=size,
+                          more=more, position=view.position)  # fmt: skip
+
+    return query(db, ROOMS_PROJECTION, answer, min_position=min_position)
+
+
+def room(db: ProjectionDB, name: str, *, min_position: int | None = None) -> Room | None:
+    def answer(view: View) -> Room | None:
+        row = view.rows.get(ROOMS.name, {"room": name})
+        return Room.model_validate(row) if row is not None else None
+
+    return query(db, ROOMS_PROJECTION, answer, min_position=min_position)
