@@ -45,7 +45,10 @@ def test_status_then_a_rebuild_switches_points_to_a_new_build(
     projector.catch_up()
     projector.close()
     status, out, _ = run(capsys, "projections", "status", "--store", url)
-    assert f"points: live, build 1 (code v1) at position {head} of {head}, lag 0" in out
+    assert (
+        f"points: live, build 1 (code v{Points.code_version}) at position {head} of {head}, lag 0"
+        in out
+    )
     status, out, err = run(capsys, "projections", "rebuild", "points", "--store", url)
     assert status == 0, err
     assert "rebuilding points as build 2" in out and "points build 2 is live" in out
