@@ -47,6 +47,7 @@ class Embedded:
     out: TextIO = sys.stdout
     demo_tables: int = 0
     demo_pace: float = 0.3
+    with_api: bool = True
     stop: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
 
@@ -62,6 +63,11 @@ class Embedded:
         self.reactor = reactor_for(self.settings, self.store, app=self.app)  # None: no webhook
         if self.reactor is not None:  # it dispatches to the effects queue, which the worker serves
             self._thread("reactor", self.reactor.run)
+        self.api = None
+        if self.with_api:  # the platform's HTTP API, on this process's app and worker thread
+            from services.api.run import RunningApi
+
+            self.api = RunningApi(self.settings, app=self.app, any_port_if_taken=True).__enter__()
         if self.demo_tables:
             self.demo = Demo(
                 self.store,
@@ -84,6 +90,8 @@ class Embedded:
 
     def close(self) -> None:
         self.stop.set()
+        if self.api is not None:
+            self.api.__exit__(None, None, None)
         for thread in self.threads:
             thread.join(10)
         self.worker.stop()
@@ -131,12 +139,19 @@ def embedded_projector(settings: Settings) -> Projector:
 
 
 def parts(
-    workers: int, timekeepers: int, reactors: int, with_reactor: bool, projectors: int = 1
+    workers: int,
+    timekeepers: int,
+    reactors: int,
+    with_reactor: bool,
+    projectors: int = 1,
+    with_api: bool = True,
 ) -> list[Part]:
     """The processes of a distributed run: ``paiju worker`` and friends, n of each (more
-    than one projector: the others stand by, each build led by one)."""
+    than one projector: the others stand by, each build led by one), and one ``paiju api``."""
     paiju = [sys.executable, "-m", "services.cli.main"]
     found = [Part(f"worker-{n}", [*paiju, "worker"]) for n in range(workers)]
+    if with_api:
+        found.append(Part("api", [*paiju, "api"]))
     found += [Part(f"timekeeper-{n}", [*paiju, "timekeeper"]) for n in range(timekeepers)]
     found += [Part(f"projector-{n}", [*paiju, "projector"]) for n in range(projectors)]
     if with_reactor:

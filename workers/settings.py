@@ -68,6 +68,27 @@ class Settings(BaseSettings):
     webhook_timeout: float = Field(default=5.0, gt=0, le=60)
     """Seconds a post may take (connect, read, write each)."""
 
+    api_host: str = "127.0.0.1"
+    """Where ``paiju api`` (and the API thread of ``paiju serve``) listens."""
+    api_port: int = Field(default=8080, ge=0, le=65535)
+    """0: any free port (the address is printed)."""
+    api_token_secret: SecretStr | None = None
+    """Signs seat, spectator and operator tokens (at least 32 bytes); every API process of one
+    deployment needs the same. None: a random one per process (tokens die with it)."""
+    api_key_pepper: SecretStr | None = None
+    """The HMAC key of stored API-key hashes (kept outside the database); None: plain SHA-256."""
+    api_token_seconds: int = Field(default=900, ge=10, le=86400)
+    """How long a minted token lasts unless the platform asks for less."""
+    api_command_wait: float = Field(default=2.0, ge=0, le=30)
+    """Seconds a command's POST waits for its outcome before answering 202 (queued)."""
+    api_heartbeat_seconds: float = Field(default=15.0, gt=0, le=300)
+    """A comment line on each idle stream this often, so proxies keep it open."""
+    api_drop_grace_seconds: float = Field(default=5.0, ge=0, le=300)
+    """A seat whose last stream closed this long ago is reported disconnected (断线)."""
+    api_max_body_bytes: int = Field(default=16384, ge=256, le=1 << 20)
+    api_cors_origins: str = ""
+    """Comma-separated origins allowed by CORS; empty: CORS off."""
+
     @field_validator("log_level", "log_format", mode="before")
     @classmethod
     def _any_case(cls, value: Any) -> Any:
@@ -81,6 +102,13 @@ class Settings(BaseSettings):
         if value is not None and len(value.get_secret_value().encode()) < MIN_KEY_BYTES:
             raise ValueError(f"must be at least {MIN_KEY_BYTES} bytes")
         return None if value is None or not value.get_secret_value() else value
+
+    @field_validator("api_token_secret")
+    @classmethod
+    def _token_secret_long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().encode()) < 32:
+            raise ValueError("must be at least 32 bytes")
+        return value
 
     def snapshot_key_bytes(self) -> bytes | None:
         if self.snapshot_key is None:

@@ -201,6 +201,18 @@ def build_parser() -> Parser:
     timekeeper_cmd.add_arguments(timekeeper)
     timekeeper.set_defaults(run=_runner("timekeeper_cmd"), writes=True)
 
+    keys = _sub(sub, "keys", "the platform's API keys: create (printed once), list, revoke")
+    from services.cli import keys_cmd
+
+    keys_cmd.add_arguments(keys)
+    keys.set_defaults(run=_runner("keys_cmd"), writes=True)
+
+    api = _sub(sub, "api", "the platform's HTTP API (FastAPI under uvicorn)")
+    from services.cli import api_cmd
+
+    api_cmd.add_arguments(api)
+    api.set_defaults(run=_runner("api_cmd"), writes=True)
+
     serve = _sub(sub, "serve", "the whole service: embedded in one process, or as processes")
     from services.cli import serve_cmd
 

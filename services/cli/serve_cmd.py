@@ -81,9 +81,10 @@ def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Even
         demo_pace=args.pace,
     )
     service.start()
+    api = f"; API on {service.api.address}" if service.api is not None else ""
     print(
         f"paiju serve: embedded, store {shown(settings.store_url)} (worker, timekeeper, projector"
-        f"{', reactor' if webhook else ''} in this process); Ctrl-C stops",
+        f"{', reactor' if webhook else ''} in this process){api}; Ctrl-C stops",
         file=out,
         flush=True,
     )

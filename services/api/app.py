@@ -1,0 +1,100 @@
+"""The platform's HTTP API: ``create_api(ctx)`` is the FastAPI app on one ``ApiContext``.
+
+Routes: the platform's (an API key: open tables, deal, mint tokens), a seat's (its token:
+commands, view, legal commands, its live stream) and outcomes of commands. Every error is a
+problem document (RFC 9457); bodies are bounded; CORS is off unless origins are configured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from services.api import problems, routes_platform, routes_seats, routes_stream
+from services.api.context import ApiContext
+from services.api.presence import Presence
+
+
+class BodyLimit:
+    """Refuses a body over ``limit`` bytes with 413, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(scope, receive, send)
+            return
+        seen = 0
+
+        async def bounded() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise problems.Problem(413, "Body too large",
+                                       f"a request body is at most {self.limit} bytes")  # fmt: skip
+            return message
+
+        await self.app(scope, bounded, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = problems.problem_response(
+            413, "Body too large", f"a request body is at most {self.limit} bytes"
+        )
+        await response(scope, receive, send)
+
+
+def create_api(ctx: ApiContext) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        ctx.start()
+        yield
+        ctx.wakeups.stop()
+
+    api = FastAPI(
+        title="Paiju platform API",
+        version="1",
+        summary="Tables, seats, commands and live per-seat streams of the Paiju table service",
+        lifespan=lifespan,
+        responses={400: problems.PROBLEM_SCHEMA, 401: problems.PROBLEM_SCHEMA,
+                   403: problems.PROBLEM_SCHEMA, 404: problems.PROBLEM_SCHEMA,
+                   422: problems.PROBLEM_SCHEMA},  # fmt: skip
+    )
+    api.state.context = ctx
+    ctx.presence = ctx.presence or Presence(ctx)
+    problems.install(api)
+    for module in (routes_platform, routes_seats, routes_stream):
+        api.include_router(module.router)
+    api.add_middleware(BodyLimit, limit=ctx.settings.api_max_body_bytes)
+    origins = [o.strip() for o in ctx.settings.api_cors_origins.split(",") if o.strip()]
+    if origins:
+        api.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "Content-Type", "Idempotency-Key",
+                                          "If-Match", "Last-Event-ID"])  # fmt: skip
+
+    default_openapi = api.openapi
+
+    def openapi() -> dict[str, Any]:
+        if api.openapi_schema is None:
+            schema = default_openapi()
+            schema.setdefault("components", {}).setdefault("schemas", {})["ProblemDetails"] = {
+                "type": "object",
+                "required": ["type", "title", "status", "detail"],
+                "properties": {"type": {"type": "string"}, "title": {"type": "string"},
+                               "status": {"type": "integer"}, "detail": {"type": "string"}},
+            }  # fmt: skip
+            api.openapi_schema = schema
+        return api.openapi_schema
+
+    api.openapi = openapi  # type: ignore[method-assign]
+    return api

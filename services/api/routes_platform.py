@@ -1,0 +1,100 @@
+"""The platform's routes (an API key): open a table, deal a hand, mint table tokens."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Body, Path
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from events.envelope import Actor
+from services.api.auth import Ctx, TablesKey, TokensKey, forbidden
+from services.api.commands import CommandIdHeader, IfMatch, dispatch, outcome_schema
+from services.api.context import ApiContext
+from services.api.problems import Problem
+from services.api.tables import TableId, loaded_table
+from services.rules.table.commands import OpenTable, StartHand
+
+router = APIRouter(prefix="/v1", tags=["platform"])
+SeatNumber = Annotated[int, Path(ge=0, le=3, description="The seat, 0-3")]
+
+
+class SeatTokenRequest(BaseModel):
+    player: str = Field(min_length=1, max_length=128, description="The player at the seat")
+    seconds: int | None = Field(default=None, ge=10, le=86400, description="Lifetime (s)")
+
+
+class ViewTokenRequest(BaseModel):
+    role: Literal["spectator", "operator"]
+    subject: str = Field(min_length=1, max_length=128, description="Who watches (for the logs)")
+    seconds: int | None = Field(default=None, ge=10, le=86400)
+
+
+class MintedToken(BaseModel):
+    token: str
+    role: str
+    table_id: str
+    seat: int | None
+    subject: str
+    expires_at: int = Field(description="Unix seconds")
+
+
+@router.post("/tables", responses=outcome_schema(), summary="Open a table (OpenTable)")
+async def open_table(
+    command: Annotated[OpenTable, Body()],
+    command_id: CommandIdHeader,
+    key: TablesKey,
+    ctx: Ctx,
+) -> JSONResponse:
+    return await dispatch(ctx, command.table_id, command, command_id=command_id,
+                          actor=Actor.system())  # fmt: skip
+
+
+@router.post("/tables/{table_id}/hands", responses=outcome_schema(), summary="Deal the next hand")
+async def deal(
+    table_id: TableId,
+    command_id: CommandIdHeader,
+    if_version: IfMatch,
+    key: TablesKey,
+    ctx: Ctx,
+) -> JSONResponse:
+    return await dispatch(ctx, table_id, StartHand(), command_id=command_id,
+                          actor=Actor.system(), if_version=if_version)  # fmt: skip
+
+
+def _mint(ctx: ApiContext, role: Literal["seat", "spectator", "operator"], table_id: str,
+          subject: str, seconds: int | None, seat: int | None = None) -> MintedToken:  # fmt: skip
+    lifetime = min(seconds or ctx.settings.api_token_seconds, ctx.settings.api_token_seconds)
+    token, claims = ctx.signer.mint(role, table_id, subject, lifetime, seat)
+    return MintedToken(token=token, role=role, table_id=table_id, seat=seat, subject=subject,
+                       expires_at=claims.expires_at)  # fmt: skip
+
+
+@router.post("/tables/{table_id}/seats/{seat}/tokens", summary="Mint a seat token for its player")
+async def seat_token(
+    table_id: TableId,
+    seat: SeatNumber,
+    request: SeatTokenRequest,
+    key: TokensKey,
+    ctx: Ctx,
+) -> MintedToken:
+    table = await run_in_threadpool(loaded_table, ctx, table_id)
+    if table.players[seat] != request.player:
+        raise Problem(409, "Not this seat's player",
+                      f"seat {seat} of table {table_id} is {table.players[seat]!r}, not {request.player!r}")  # fmt: skip
+    return _mint(ctx, "seat", table_id, request.player, request.seconds, seat)
+
+
+@router.post("/tables/{table_id}/tokens", summary="Mint a spectator or operator token")
+async def view_token(
+    table_id: TableId,
+    request: ViewTokenRequest,
+    key: TokensKey,
+    ctx: Ctx,
+) -> MintedToken:
+    if request.role == "operator" and "operator" not in key.scopes:
+        raise forbidden(f"the API key {key.key_id} lacks the 'operator' scope for operator tokens")
+    await run_in_threadpool(loaded_table, ctx, table_id)
+    return _mint(ctx, request.role, table_id, request.subject, request.seconds)

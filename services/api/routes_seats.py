@@ -1,0 +1,98 @@
+"""A seat's routes (its token): give a command, read its view and its legal commands; and
+the outcome of a command, for the seat that sent it or the platform."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Path, Query
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from events.envelope import Actor
+from services.api.auth import Credentials, Ctx, Token, for_seat, for_table, table_token, verify_key
+from services.api.commands import CommandIdHeader, IfMatch, answer, dispatch, outcome_schema
+from services.api.problems import Problem
+from services.api.routes_platform import SeatNumber
+from services.api.tables import TableId, loaded_table
+from services.api.tokens import TableToken
+from services.rules.table.legal import legal_commands
+from services.rules.table.views import player_view
+from services.tables.runner import outcome_store, parse_command
+
+router = APIRouter(prefix="/v1", tags=["seats"])
+CommandId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[^\s/]+$")]
+
+
+@router.post("/tables/{table_id}/commands", responses=outcome_schema(),
+             summary="Give the token's seat's command")  # fmt: skip
+async def give_command(
+    table_id: TableId,
+    body: Annotated[dict[str, Any], Body(description="An engine command: {'command': 'discard_tile', 'seat': 0, 'tile': '5m'}")],
+    command_id: CommandIdHeader,
+    if_version: IfMatch,
+    token: Token,
+    ctx: Ctx,
+) -> JSONResponse:
+    for_table(token, table_id)
+    command = parse_command(body)
+    if isinstance(command, str):
+        raise Problem(422, "Not a command", command)
+    name = type(command).model_fields["command"].default
+    if command.issued_by != "seat":
+        raise Problem(403, "Not a seat's command",
+                      f"{name!r} is given by the {command.issued_by}, not by a seat")  # fmt: skip
+    seat: int = command.seat
+    if token.seat is None:
+        raise Problem(403, "Forbidden", f"a {token.role} token gives no commands")
+    for_seat(token, table_id, seat)
+    return await dispatch(ctx, table_id, command, command_id=command_id,
+                          actor=Actor.of_seat(seat), if_version=if_version)  # fmt: skip
+
+
+@router.get("/commands/{command_id}", responses=outcome_schema(), summary="A command's outcome")
+async def command_outcome(
+    command_id: CommandId,
+    credentials: Credentials,
+    ctx: Ctx,
+    wait: Annotated[float, Query(ge=0, le=10, description="Seconds to wait for it")] = 0,
+) -> JSONResponse:
+    """For the seat that sent it (its token) or the platform (an API key with 'tables')."""
+    raw = None if credentials is None else credentials.credentials
+    token: TableToken | None = None
+    if raw is not None and raw.startswith("pk_"):
+        await verify_key(ctx, raw, "tables")
+    else:
+        token = table_token(credentials, ctx)
+    outcome = await run_in_threadpool(outcome_store(ctx.store).wait_for_outcome, command_id, wait)
+    if outcome is not None and token is not None and (
+        token.role != "seat" or outcome.table_id != token.table_id or outcome.actor_seat != token.seat
+    ):
+        outcome = None  # another seat's command: told no more than of one never sent
+    return answer(outcome, command_id)
+
+
+@router.get("/tables/{table_id}/view", summary="The table as the token may see it")
+async def view(
+    table_id: TableId,
+    token: Token,
+    ctx: Ctx,
+) -> dict[str, Any]:
+    """A seat token: its seat's view (player_view); spectator: what anyone may see; operator:
+    everything."""
+    for_table(token, table_id)
+    table = await run_in_threadpool(loaded_table, ctx, table_id)
+    return player_view(table, token.seat, token.role == "operator")
+
+
+@router.get("/tables/{table_id}/seats/{seat}/legal", summary="The commands the seat may give now")
+async def legal(
+    table_id: TableId,
+    seat: SeatNumber,
+    token: Token,
+    ctx: Ctx,
+) -> dict[str, Any]:
+    for_seat(token, table_id, seat)
+    table = await run_in_threadpool(loaded_table, ctx, table_id)
+    commands = [c.model_dump(mode="json") for c in legal_commands(table, seat)]
+    return {"table_id": table_id, "seat": seat, "commands": commands}

@@ -1,0 +1,42 @@
+"""Running the API under uvicorn in a thread: for ``paiju serve``, ``paiju api`` and tests.
+
+``ApiServer(api, host, port).start()`` returns once uvicorn listens (port 0: any free port)
+and ``address`` says where; ``stop()`` asks it to finish and joins the thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import uvicorn
+from fastapi import FastAPI
+
+
+class ApiServer:
+    def __init__(self, api: FastAPI, host: str = "127.0.0.1", port: int = 0) -> None:
+        config = uvicorn.Config(
+            api, host=host, port=port, log_level="warning", access_log=False,
+            lifespan="on", timeout_graceful_shutdown=2,
+        )  # fmt: skip
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="paiju-api", daemon=True)
+
+    def start(self, timeout: float = 10.0) -> ApiServer:
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the API server did not start (is the port free?)")
+            time.sleep(0.01)
+        return self
+
+    @property
+    def address(self) -> str:
+        socket = self.server.servers[0].sockets[0]
+        host, port = socket.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)

@@ -1,0 +1,55 @@
+"""``paiju api [--host H] [--port N]``: the platform's HTTP API alone, in the foreground.
+
+It enqueues commands for the workers (``paiju worker``, on ``PAIJU_BROKER_URL``) and reads the
+store; on the embedded default (``memory://``) a worker thread runs in this process too, so
+one command serves a laptop. ``paiju serve`` runs the API as one of its parts as well.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+import threading
+from typing import TextIO
+
+from services.cli.failures import CliError, command
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="listen address (default $PAIJU_API_HOST, 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port (default $PAIJU_API_PORT, 8080; 0: free)")
+    parser.add_argument("--for", dest="seconds", type=float, metavar="SECONDS",
+                        help="stop after this long (default: until Ctrl-C or SIGTERM)")  # fmt: skip
+
+
+@command("api", writes=True)
+def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from workers.logging import configure_logging
+    from workers.settings import SettingsError, load_settings
+
+    out = out or sys.stdout
+    overrides = {k: v for k, v in (("api_host", args.host), ("api_port", args.port)) if v is not None}
+    try:
+        settings = load_settings(**overrides)
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+    configure_logging(settings.log_level, settings.log_format)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    from services.api.run import RunningApi
+
+    with RunningApi(settings, with_worker=settings.embedded) as running:
+        print(f"paiju api: listening on {running.address} (OpenAPI at {running.address}/docs); "
+              f"store {settings.store_url}{', worker in this process' if settings.embedded else ''}",
+              file=out, flush=True)  # fmt: skip
+        with contextlib.suppress(KeyboardInterrupt):
+            stop.wait(args.seconds) if args.seconds is not None else _until(stop)
+    print("paiju api: stopped", file=out)
+    return 0
+
+
+def _until(stop: threading.Event) -> None:
+    while not stop.wait(0.5):
+        pass
