@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,9 +69,11 @@ def a_discard(client: httpx.Client, table: Table) -> tuple[int, dict[str, Any]]:
 def read_events(
     base: str, table: Table, seat: int, count: int, *, headers: dict[str, str] | None = None,
     params: dict[str, Any] | None = None, timeout: float = 10.0, comments: bool = False,
+    until: Callable[[dict[str, Any]], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """The first ``count`` events (``{"id", "event", "data"}``; comments too, if asked) a
-    seat's stream sends, then the connection is dropped."""
+    seat's stream sends (or up to the first for which ``until`` holds), then the connection
+    is dropped."""
     found: list[dict[str, Any]] = []
     current: dict[str, Any] = {}
     deadline = time.monotonic() + timeout
@@ -93,7 +96,7 @@ def read_events(
             elif line == "" and current:
                 found.append(current)
                 current = {}
-            if len(found) >= count:
+            if len(found) >= count or (until is not None and found and until(found[-1])):
                 break
     return found
 

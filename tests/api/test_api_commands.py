@@ -1,0 +1,160 @@
+"""A seat's commands over HTTP: accepted or refused with a code, idempotent by their key,
+guarded by If-Match, queued when the workers are slow; and errors as problem documents."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from api_kit import new_id, open_dealt_table, platform_headers, turn_and_discard
+from conftest import Api
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_legal_discard_is_accepted_with_the_versions_it_recorded(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    seat, discard = await turn_and_discard(client, table)
+    before = api.ctx.store.stream_version(table.table_id)
+    answer = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                               headers={**table.seat(seat), "Idempotency-Key": new_id("c")})  # fmt: skip
+    assert answer.status_code == 200
+    body = answer.json()
+    assert (body["status"], body["actor_kind"], body["actor_seat"]) == ("accepted", "seat", seat)
+    assert body["first_version"] == before + 1
+    assert body["last_version"] == api.ctx.store.stream_version(table.table_id)
+
+
+async def test_an_illegal_move_is_refused_with_a_code_and_the_reason(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    seat, _ = await turn_and_discard(client, table)
+    other = (seat + 1) % 4
+    answer = await client.post(f"/v1/tables/{table.table_id}/commands",
+                               json={"command": "discard_tile", "seat": other, "tile": "1m"},
+                               headers={**table.seat(other), "Idempotency-Key": new_id("c")})  # fmt: skip
+    assert answer.status_code == 200
+    body = answer.json()
+    assert (body["status"], body["code"]) == ("refused", "refused_by_rules")
+    assert body["reason"]
+
+
+async def test_the_same_idempotency_key_is_answered_with_the_first_outcome(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    seat, discard = await turn_and_discard(client, table)
+    headers = {**table.seat(seat), "Idempotency-Key": new_id("c")}
+    url = f"/v1/tables/{table.table_id}/commands"
+    first = (await client.post(url, json=discard, headers=headers)).json()
+    version = api.ctx.store.stream_version(table.table_id)
+    again = (await client.post(url, json=discard, headers=headers)).json()
+    assert again == first
+    assert api.ctx.store.stream_version(table.table_id) == version
+
+
+async def test_another_seats_idempotency_key_is_refused_as_in_use(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    seat, discard = await turn_and_discard(client, table)
+    command_id = new_id("c")
+    await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                      headers={**table.seat(seat), "Idempotency-Key": command_id})  # fmt: skip
+    other = (seat + 1) % 4
+    answer = await client.post(f"/v1/tables/{table.table_id}/commands",
+                               json={"command": "pass_claim", "seat": other},
+                               headers={**table.seat(other), "Idempotency-Key": command_id})  # fmt: skip
+    assert answer.status_code == 409
+    assert f"command id {command_id!r} already names another command" in answer.json()["detail"]
+
+
+async def test_a_stale_if_match_is_refused_as_a_stale_version(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    seat, discard = await turn_and_discard(client, table)
+    version = api.ctx.store.stream_version(table.table_id)
+    answer = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                               headers={**table.seat(seat), "Idempotency-Key": new_id("c"),
+                                        "If-Match": f'"{version - 1}"'})  # fmt: skip
+    assert (answer.json()["status"], answer.json()["code"]) == ("refused", "stale_version")
+    current = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                                headers={**table.seat(seat), "Idempotency-Key": new_id("c"),
+                                         "If-Match": f'"{version}"'})  # fmt: skip
+    assert current.json()["status"] == "accepted"
+
+
+async def test_a_seat_cannot_give_the_systems_commands(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    answer = await client.post(f"/v1/tables/{table.table_id}/commands",
+                               json={"command": "report_disconnect", "seat": 0},
+                               headers={**table.seat(0), "Idempotency-Key": new_id("c")})  # fmt: skip
+    assert answer.status_code == 403
+    assert answer.json()["detail"] == "'report_disconnect' is given by the system, not by a seat"
+
+
+async def test_a_command_slower_than_the_wait_is_queued_with_where_to_await_it(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    seat, discard = await turn_and_discard(client, table)
+    command_id = new_id("c")
+    settings = api.ctx.settings
+    api.ctx.settings = settings.model_copy(update={"api_command_wait": 0.0})
+    try:
+        queued = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                                   headers={**table.seat(seat), "Idempotency-Key": command_id})  # fmt: skip
+    finally:
+        api.ctx.settings = settings
+    assert queued.status_code == 202
+    assert queued.json() == {"status": "queued", "command_id": command_id,
+                             "outcome_url": f"/v1/commands/{command_id}"}  # fmt: skip
+    awaited = await client.get(queued.json()["outcome_url"], params={"wait": 10}, headers=table.seat(seat))
+    assert awaited.status_code == 200 and awaited.json()["status"] == "accepted"
+    by_platform = await client.get(queued.json()["outcome_url"], headers=platform_headers(api.key))
+    assert by_platform.json() == awaited.json()
+    by_another_seat = await client.get(queued.json()["outcome_url"], headers=table.seat((seat + 1) % 4))
+    assert by_another_seat.status_code == 202  # told no more than of a command never sent
+
+
+async def test_bad_requests_get_problem_documents_naming_what_was_wrong(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    url = f"/v1/tables/{table.table_id}/commands"
+    no_key = await client.post(url, json={"command": "pass_claim", "seat": 0}, headers=table.seat(0))
+    long_key = await client.post(url, json={"command": "pass_claim", "seat": 0},
+                                 headers={**table.seat(0), "Idempotency-Key": "k" * 129})  # fmt: skip
+    not_a_command = await client.post(url, json={"command": "fly", "seat": 0},
+                                      headers={**table.seat(0), "Idempotency-Key": new_id("c")})  # fmt: skip
+    bad_match = await client.post(url, json={"command": "pass_claim", "seat": 0},
+                                  headers={**table.seat(0), "Idempotency-Key": new_id("c"), "If-Match": "soon"})  # fmt: skip
+    too_big = await client.post(url, content=b"{" + b" " * 20000 + b"}",
+                                headers={**table.seat(0), "Idempotency-Key": new_id("c"),
+                                         "Content-Type": "application/json"})  # fmt: skip
+    no_table = await client.get("/v1/tables/nowhere/view", headers=table.seat(0))
+    no_token = await client.get(f"/v1/tables/{table.table_id}/view")
+    expected = {
+        "no_key": (no_key, 400, "send the command's id as Idempotency-Key"),
+        "long_key": (long_key, 400, "Idempotency-Key: must be at most 128 characters"),
+        "not_a_command": (not_a_command, 422, "not a valid 'fly' command"),
+        "bad_match": (bad_match, 400, "If-Match is the table's version"),
+        "too_big": (too_big, 413, f"a request body is at most {api.ctx.settings.api_max_body_bytes} bytes"),
+        "no_table": (no_table, 403, "this token is for table"),
+        "no_token": (no_token, 401, "this route needs a table token"),
+    }
+    for name, (answer, status, detail) in expected.items():
+        assert answer.status_code == status, (name, answer.text)
+        assert answer.headers["content-type"] == "application/problem+json", name
+        assert detail in answer.json()["detail"], (name, answer.json())
+        assert "Traceback" not in answer.text
+
+
+async def test_an_unknown_table_is_not_found(client: httpx.AsyncClient, api: Api) -> None:
+    minted = await client.post("/v1/tables/nowhere/tokens", json={"role": "spectator", "subject": "x"},
+                               headers=platform_headers(api.key))  # fmt: skip
+    assert minted.status_code == 404
+    assert minted.json()["detail"] == "no table 'nowhere' has been opened"
+
+
+async def test_cors_is_off_unless_origins_are_configured(client: httpx.AsyncClient) -> None:
+    preflight = await client.options("/v1/tables", headers={
+        "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+    assert "access-control-allow-origin" not in preflight.headers
+
+
+async def test_the_openapi_document_describes_every_route(client: httpx.AsyncClient) -> None:
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    assert {"/v1/tables", "/v1/tables/{table_id}/commands", "/v1/commands/{command_id}",
+            "/v1/tables/{table_id}/seats/{seat}/events", "/v1/tables/{table_id}/view",
+            "/v1/tables/{table_id}/seats/{seat}/legal", "/v1/tables/{table_id}/seats/{seat}/tokens",
+            } <= set(paths)  # fmt: skip
