@@ -8,6 +8,8 @@ import pytest
 from api_kit import new_id, open_dealt_table, platform_headers, turn_and_discard
 from conftest import Api
 
+from services.api.app import create_api
+
 pytestmark = pytest.mark.anyio
 
 
@@ -158,3 +160,19 @@ async def test_the_openapi_document_describes_every_route(client: httpx.AsyncCli
             "/v1/tables/{table_id}/seats/{seat}/events", "/v1/tables/{table_id}/view",
             "/v1/tables/{table_id}/seats/{seat}/legal", "/v1/tables/{table_id}/seats/{seat}/tokens",
             } <= set(paths)  # fmt: skip
+
+
+async def test_an_unexpected_failure_is_a_500_problem_with_no_trace(api: Api) -> None:
+    app = create_api(api.ctx)
+
+    def failing() -> None:
+        raise RuntimeError("secret internals at /srv/paiju/store.py line 12")
+
+    app.add_api_route("/v1/failing", failing)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://api.test") as client:
+        answer = await client.get("/v1/failing")
+    assert answer.status_code == 500
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert answer.json()["detail"] == "the server could not answer this request; it was logged"
+    assert "secret internals" not in answer.text and "Traceback" not in answer.text
