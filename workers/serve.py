@@ -151,7 +151,7 @@ def parts(
     paiju = [sys.executable, "-m", "services.cli.main"]
     found = [Part(f"worker-{n}", [*paiju, "worker"]) for n in range(workers)]
     if with_api:
-        found.append(Part("api", [*paiju, "api"]))
+        found.append(Part("api", [*paiju, "api", "--any-port-if-taken"]))
     found += [Part(f"timekeeper-{n}", [*paiju, "timekeeper"]) for n in range(timekeepers)]
     found += [Part(f"projector-{n}", [*paiju, "projector"]) for n in range(projectors)]
     if with_reactor:

@@ -20,6 +20,8 @@ from services.cli.failures import CliError, command
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="listen address (default $PAIJU_API_HOST, 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port (default $PAIJU_API_PORT, 8080; 0: free)")
+    parser.add_argument("--any-port-if-taken", action="store_true",
+                        help="listen on any free port when the port is taken (printed)")  # fmt: skip
     parser.add_argument("--for", dest="seconds", type=float, metavar="SECONDS",
                         help="stop after this long (default: until Ctrl-C or SIGTERM)")  # fmt: skip
 
@@ -40,7 +42,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     from services.api.run import RunningApi
 
-    with RunningApi(settings, with_worker=settings.embedded) as running:
+    with RunningApi(settings, with_worker=settings.embedded,
+                    any_port_if_taken=args.any_port_if_taken) as running:
         print(f"paiju api: listening on {running.address} (OpenAPI at {running.address}/docs); "
               f"store {settings.store_url}{', worker in this process' if settings.embedded else ''}",
               file=out, flush=True)  # fmt: skip

@@ -12,6 +12,17 @@ from typing import Any
 
 import httpx
 
+from services.api.context import ApiContext
+
+
+@dataclass
+class Api:
+    """The API served for a test module: its context, its address, a key with every scope."""
+
+    ctx: ApiContext
+    base: str
+    key: str
+
 
 def new_id(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}"

@@ -5,23 +5,16 @@ in process (``client``: httpx over ASGITransport) and under uvicorn on 127.0.0.1
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 
 import httpx
 import pytest
+from api_kit import Api
 
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
 from workers.embedded import EmbeddedWorker
 from workers.settings import load_settings
-
-
-@dataclass
-class Api:
-    ctx: ApiContext
-    base: str
-    key: str
 
 
 @pytest.fixture(scope="module")

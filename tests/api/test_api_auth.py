@@ -8,8 +8,7 @@ import sqlite3
 import httpx
 import jwt
 import pytest
-from api_kit import new_id, open_dealt_table, platform_headers, table_body, turn_and_discard
-from conftest import Api
+from api_kit import Api, new_id, open_dealt_table, platform_headers, table_body, turn_and_discard
 
 from services.api.tokens import TokenSigner
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from api_kit import new_id, open_dealt_table, platform_headers, turn_and_discard
-from conftest import Api
+from api_kit import Api, new_id, open_dealt_table, platform_headers, turn_and_discard
 
 from services.api.app import create_api
 

@@ -14,8 +14,7 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
-from api_kit import a_discard, new_id, open_dealt_table_sync, read_events
-from conftest import Api
+from api_kit import Api, a_discard, new_id, open_dealt_table_sync, read_events
 from psycopg import sql
 
 from services.api.app import create_api
@@ -80,6 +79,6 @@ def test_a_table_plays_over_http_through_a_worker_process_on_redis_and_postgresq
         assert [int(e["id"]) for e in first + resumed] == list(range(1, target + 1))
         assert resumed[0]["data"]["payload"]["tile"] == discard["tile"]
         other = (seat + 1) % 4
-        refused = http.post(f"/v1/tables/{table.table_id}/commands", json={**discard, "seat": other},
+        refused = http.post(f"/v1/tables/{table.table_id}/commands", json={"command": "raise_wild_pair", "seat": other},
                             headers={**table.seat(other), "Idempotency-Key": new_id("c")})  # fmt: skip
-        assert refused.json()["status"] == "refused"
+        assert (refused.json()["status"], refused.json()["code"]) == ("refused", "refused_by_rules")

@@ -9,8 +9,7 @@ import time
 from typing import Any
 
 import httpx
-from api_kit import Table, a_discard, new_id, open_dealt_table_sync, read_events
-from conftest import Api
+from api_kit import Api, Table, a_discard, new_id, open_dealt_table_sync, read_events
 
 
 def _operator_events(api: Api, table: Table) -> list[dict[str, Any]]:
