@@ -144,10 +144,11 @@ def parts(
     reactors: int,
     with_reactor: bool,
     projectors: int = 1,
-    with_api: bool = True,
+    with_api: bool = False,
 ) -> list[Part]:
     """The processes of a distributed run: ``paiju worker`` and friends, n of each (more
-    than one projector: the others stand by, each build led by one), and one ``paiju api``."""
+    than one projector: the others stand by, each build led by one); ``with_api``: one
+    ``paiju api`` too (not yet by default: run ``paiju api`` beside them)."""
     paiju = [sys.executable, "-m", "services.cli.main"]
     found = [Part(f"worker-{n}", [*paiju, "worker"]) for n in range(workers)]
     if with_api:
