@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+import events.accounts  # noqa: F401  (registers the account events the stores also hold)
 from events.base import DomainEvent
 from events.envelope import Actor, NewEvent, RecordedEvent
 from events.hand import HandStarted

@@ -3,8 +3,9 @@
 A player's points move with each settled hand (the wins' payments and 塘沽's 局分, already in
 points: the scorer multiplies by the table's 底注) and each adjudicated penalty (逃跑处罚,
 which need not sum to zero). Decision 18 adds the platform's own adjustments (a grant, a
-top-up): they arrive with the rooms and accounts of the API and will be lines of this same
-history. Players are named by the ids the platform seated them with (``table_opened``).
+top-up, a correction: ``points_adjusted`` on the player's own stream, ``services.accounts``):
+lines of the same history, at no table. Players are named by the ids the platform seated
+them with (``table_opened``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ HISTORY = TableSpec(
         ("table_id", "text"),
         ("variant", "text"),
         ("hand_number", "int"),
-        ("cause", "text"),  # settlement | penalty
+        ("cause", "text"),  # settlement | penalty | grant | top_up | correction
         ("amount", "int"),
         ("balance", "int"),
         ("recorded_at", "text"),
@@ -62,7 +63,7 @@ def seats_of(rows: Rows, table: str, table_id: str) -> list[dict[str, Any]]:
 
 class Points:
     name: ClassVar[str] = "points"
-    code_version: ClassVar[int] = 2  # 2: 局分 of a v1 hand_settled counted (upcast)
+    code_version: ClassVar[int] = 3  # 2: a v1 hand_settled's 局分 (upcast); 3: adjustments
     tables: ClassVar[tuple[TableSpec, ...]] = (SEATS, HANDS, BALANCES, HISTORY)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -82,6 +83,21 @@ class Points:
             self._pay(rows, event, "settlement", amounts)
         elif kind == "penalty_adjudicated":
             self._pay(rows, event, "penalty", event.payload["amounts"])
+        elif kind == "points_adjusted":
+            self._adjust(rows, event)
+
+    def _adjust(self, rows: Rows, event: RecordedEvent) -> None:
+        """The platform's grant, top-up or correction: a line of its own, at no table."""
+        player, amount = event.payload["player"], int(event.payload["amount"])
+        rows.add(BALANCES.name, {"player": player}, {"points": amount, "lines": 1},
+                 {"last_position": event.position})  # fmt: skip
+        balance = rows.get(BALANCES.name, {"player": player})
+        rows.insert(HISTORY.name, {
+            "position": event.position, "seat": -1, "player": player, "table_id": None,
+            "variant": None, "hand_number": 0, "cause": event.payload["kind"], "amount": amount,
+            "balance": balance["points"] if balance else amount,
+            "recorded_at": event.recorded_at.isoformat(),
+        })  # fmt: skip
 
     def _pay(self, rows: Rows, event: RecordedEvent, cause: str, amounts: list[int]) -> None:
         hand = rows.get(HANDS.name, {"table_id": event.stream_id})

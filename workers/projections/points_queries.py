@@ -30,11 +30,12 @@ class Balance(BaseModel):
 
 
 class HistoryLine(BaseModel):
-    """One move of a player's points: a settled hand or an adjudicated penalty."""
+    """One move of a player's points: a settled hand, an adjudicated penalty, or the
+    platform's adjustment (no table: ``table_id`` and ``variant`` None, ``seat`` -1)."""
 
     position: int
-    table_id: str
-    variant: str
+    table_id: str | None
+    variant: str | None
     hand_number: int
     seat: int
     cause: str

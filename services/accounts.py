@@ -1,0 +1,58 @@
+"""Players' accounts: the platform's point adjustments (decision 18), as events in the log.
+
+``adjust_points`` appends one ``points_adjusted`` to the player's stream ``player:<id>``
+under the caller's command id: sent twice, it is recorded once (the store answers a recorded
+id with its first result). Bad input is refused by name before anything is written.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from events.accounts import AdjustmentKind, PointsAdjusted
+from events.envelope import Actor, RecordedEvent, check_id
+from events.registry import registry
+from events.store.base import ConcurrencyError, EventStore
+from services.rules import RULES_VERSION
+
+ATTEMPTS = 8
+
+
+class AdjustmentError(ValueError):
+    """An adjustment that cannot be recorded; the message says what was wrong."""
+
+
+def account_stream(player: str) -> str:
+    return f"player:{player}"
+
+
+def adjust_points(
+    store: EventStore,
+    player: str,
+    amount: int,
+    kind: AdjustmentKind,
+    *,
+    reason: str = "",
+    command_id: str,
+) -> RecordedEvent:
+    """Record the adjustment (or answer with the one first recorded under ``command_id``)."""
+    try:
+        check_id("player", player)
+        check_id("command_id", command_id)
+        event = PointsAdjusted(player=player, amount=amount, kind=kind, reason=reason)
+    except (ValueError, ValidationError) as error:
+        raise AdjustmentError(f"points adjustment refused: {error}") from None
+    if amount == 0:
+        raise AdjustmentError("points adjustment refused: an amount of 0 changes nothing")
+    stream = account_stream(player)
+    record = {"command": "adjust_points", **event.model_dump(mode="json")}
+    draft = registry.new_event(event, actor=Actor.operator(), rules_version=RULES_VERSION)
+    for _ in range(ATTEMPTS):
+        try:
+            (recorded,) = store.append(
+                stream, store.stream_version(stream), [draft], command_id, record
+            )
+            return recorded
+        except ConcurrencyError:
+            continue  # another adjustment of this player landed first: append after it
+    raise AdjustmentError(f"points adjustment of {player}: the account stayed busy; send it again")
