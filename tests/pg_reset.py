@@ -1,11 +1,34 @@
-"""Start a PostgreSQL test schema empty: every table the migrations made, whatever they are."""
+"""PostgreSQL for the tests: a schema of a test run's own, and starting one empty."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 from psycopg import sql
+
+PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
+PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
+PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
+
+
+@contextlib.contextmanager
+def fresh_schema(prefix: str) -> Iterator[str]:
+    """A new schema in ``paiju_test`` (the database made if absent), dropped afterwards."""
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                conn.execute("CREATE DATABASE paiju_test")
+    schema = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    try:
+        yield schema
+    finally:
+        with psycopg.connect(PG_DSN, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 def empty_schema(conn: psycopg.Connection[Any], schema: str) -> None:

@@ -3,27 +3,17 @@ fresh schema per test session, as ``tests/tables``), and a real webhook receiver
 
 from __future__ import annotations
 
-import contextlib
-import os
-import uuid
 from collections.abc import Iterator
 
-import psycopg
 import pytest
-from effects_kit import PG_ADMIN, PG_DSN, SECRET, Receiver, empty_pg_url
-from psycopg import sql
+from effects_kit import SECRET, Receiver, empty_pg_url
+from pg_reset import fresh_schema
 
 
 @pytest.fixture(scope="session")
 def pg_schema() -> Iterator[str]:
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
-                conn.execute("CREATE DATABASE paiju_test")
-    schema = f"effects_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    yield schema
-    with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    with fresh_schema("effects") as schema:
+        yield schema
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

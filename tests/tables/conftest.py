@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import uuid
 from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
-from pg_reset import empty_schema
-from psycopg import sql
+from pg_reset import empty_schema, fresh_schema
 
 from events.store import open_store
 from events.store.base import EventStore
@@ -26,14 +24,8 @@ PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
 
 @pytest.fixture(scope="session")
 def pg_schema() -> Iterator[str]:
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
-                conn.execute("CREATE DATABASE paiju_test")
-    schema = f"tables_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    yield schema
-    with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    with fresh_schema("tables") as schema:
+        yield schema
 
 
 StoreFactory = Callable[[], EventStore]

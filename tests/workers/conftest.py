@@ -9,15 +9,13 @@ the worker's log lines.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import uuid
 from collections.abc import Iterator
 
-import psycopg
 import pytest
-from psycopg import sql
+from pg_reset import fresh_schema
 from worker_kit import REDIS_URL, Through, forget_keys, paiju, stop
 
 from events.store import open_store
@@ -33,14 +31,8 @@ PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
 
 @pytest.fixture(scope="module")
 def pg_schema_url() -> Iterator[str]:
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
-                conn.execute("CREATE DATABASE paiju_test")
-    schema = f"workers_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    yield f"{PG_URL}?schema={schema}"
-    with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    with fresh_schema("workers") as schema:
+        yield f"{PG_URL}?schema={schema}"
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +54,10 @@ def redis_postgres(
     with log_path.open("w") as log:
         worker = subprocess.Popen(
             [*paiju(), "worker", "--concurrency", "2", "--queues", "commands"],
-            env=env, stdout=log, stderr=log, start_new_session=True,
+            env=env,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
         )
     try:
         yield Through("redis_postgres", create_app(settings), store, log_path, worker.pid)
