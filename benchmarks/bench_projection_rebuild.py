@@ -26,16 +26,21 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from events.envelope import RecordedEvent
 from events.store import open_store
 from events.store.base import EventStore
 from workers.logging import configure_logging
-from workers.projections.catalog import ALL
+from workers.projections.base import Projection, Rows
+from workers.projections.catalog import ALL as CATALOG
 from workers.projections.db import ProjectionDB, open_projection_db
+from workers.projections.points import Points
 from workers.projections.runner import Consumer, Projector
 
+ALL: tuple[Projection, ...] = CATALOG
 HANDS_PER_FILL = 1050  # ``--variant all --games 210``: about 100 events a hand
 
 
@@ -65,6 +70,41 @@ def read_all(store: EventStore, batch: int) -> int:
     while events := store.read_all(position + 1, batch):
         position, count = events[-1].position, count + len(events)
     return count
+
+
+def copies_of_points(n: int) -> tuple[Projection, ...]:
+    """``n`` copies of 积分 under names and tables of their own (``--copies``): a catalog of
+    several projections, to show what a read per build costs as the catalog grows."""
+    made: list[Projection] = []
+    for k in range(1, n + 1):
+        tables = tuple(
+            replace(t, name=t.name.replace("points", f"pointscopy{k}")) for t in Points.tables
+        )
+        renamed = {t.name: r.name for t, r in zip(Points.tables, tables, strict=True)}
+
+        class Copy(Points):
+            name = f"pointscopy{k}"
+
+            def apply(
+                self, event: RecordedEvent, rows: Rows, _names: dict[str, str] = renamed
+            ) -> None:
+                super().apply(event, Renamed(rows, _names))
+
+        Copy.tables = tables
+        made.append(Copy())
+    return tuple(made)
+
+
+@dataclass
+class Renamed:
+    """``Rows`` of a copy: the original projection's table names mapped to the copy's."""
+
+    rows: Rows
+    names: dict[str, str]
+
+    def __getattr__(self, operation: str) -> Any:
+        method = getattr(self.rows, operation)
+        return lambda table, *args, **kwargs: method(self.names[table], *args, **kwargs)
 
 
 class ReadPerBuild(Projector):
@@ -105,7 +145,15 @@ def main() -> None:
         action="store_true",
         help="also rebuild as the projector did before d4bf2fe (a read per build)",
     )
+    parser.add_argument(
+        "--copies",
+        type=int,
+        default=0,
+        help="add this many copies of points (names and tables of their own)",
+    )
     args = parser.parse_args()
+    global ALL
+    ALL = CATALOG + copies_of_points(args.copies)
     configure_logging("WARNING", "console")  # as `paiju projector` logs: no line a batch
     events = fill(args.store, args.events)
     store, db = open_store(args.store), open_projection_db(args.store)
