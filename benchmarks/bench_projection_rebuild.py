@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import events.hand  # noqa: F401  (registers the event types the projections upcast)
 from events.envelope import RecordedEvent
 from events.store import open_store
 from events.store.base import EventStore
@@ -157,6 +158,12 @@ def main() -> None:
     configure_logging("WARNING", "console")  # as `paiju projector` logs: no line a batch
     events = fill(args.store, args.events)
     store, db = open_store(args.store), open_projection_db(args.store)
+    for projection in ALL:  # what an earlier run left: a rebuild cut short, an error
+        for build in db.builds(projection.name):
+            if not build.active:
+                db.drop_build(projection, build.build)
+            elif build.error:
+                db.clear_error(projection.name, build.build)
     warm = Projector(store, db, ALL, batch=args.batch)  # the live builds caught up first
     warm.attach()
     warm.catch_up()
