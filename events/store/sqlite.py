@@ -14,7 +14,6 @@ by appends made in the same process.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -46,19 +45,10 @@ from events.store.sqlite_timers import (
     SqliteTimers,
     replace_timers,
     timer_wakeup_for,
+    wakeup_for,
     writer_lock_for,
 )
 from events.store.timers import Timer, check_timers
-
-_WAKEUPS: dict[str, threading.Condition] = {}
-_WAKEUPS_LOCK = threading.Lock()
-
-
-def _wakeup_for(path: str) -> threading.Condition:
-    """One condition per database file per process, shared by every store object on it."""
-    key = os.path.realpath(path)
-    with _WAKEUPS_LOCK:
-        return _WAKEUPS.setdefault(key, threading.Condition())
 
 
 def _dumps(value: Any) -> str:
@@ -90,7 +80,7 @@ class SqliteEventStore(SqliteTimers, SqliteOutcomes):  # outcomes: events.store.
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self._appended = _wakeup_for(self.path)
+        self._appended = wakeup_for(self.path, "appended")
         self._timers_woken = timer_wakeup_for(self.path)
         self._writer = writer_lock_for(self.path)
         migrate_sqlite(self._conn())

@@ -20,15 +20,21 @@ from typing import Any
 from events.envelope import check_id
 from events.store.timers import DueTimer, Timer
 
-_WAKEUPS: dict[str, threading.Condition] = {}
+_WAKEUPS: dict[tuple[str, str], threading.Condition] = {}
 _WRITERS: dict[str, threading.RLock] = {}
 _WAKEUPS_LOCK = threading.Lock()
 
 
-def timer_wakeup_for(path: str) -> threading.Condition:
-    key = os.path.realpath(path)
+def wakeup_for(path: str, what: str) -> threading.Condition:
+    """One condition per database file and per kind of news (``appended``, ``timers``) per
+    process, shared by every store object on the file."""
+    key = (os.path.realpath(path), what)
     with _WAKEUPS_LOCK:
         return _WAKEUPS.setdefault(key, threading.Condition())
+
+
+def timer_wakeup_for(path: str) -> threading.Condition:
+    return wakeup_for(path, "timers")
 
 
 def writer_lock_for(path: str) -> threading.RLock:
