@@ -1,9 +1,11 @@
 """A projector in a child process of the test (``Projector.run``), which the test kills with
 SIGKILL, stops with SIGTERM, and starts again, as a supervisor would.
 
-Forked, not spawned: a fresh interpreter takes a second to import the service, and the fault
-tests start fifty of them. The child opens its own store and database connections (it never
-uses the parent's) and leaves with ``os._exit``, so no finalizer closes the parent's sockets.
+Forked from a fork server, not spawned: a fresh interpreter takes a second to import the
+service, and the fault tests start fifty of them; and not forked from the test itself, whose
+open PostgreSQL connections every child then carried (with them, a killed child's build
+stayed held: on PostgreSQL the first projection never caught up again). The child opens its
+own store and database connections and leaves with ``os._exit``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,11 @@ from workers.projections.base import Projection
 from workers.projections.db import ProjectionDB
 from workers.projections.runner import Projector
 
-FORK = multiprocessing.get_context("fork")
+# A fork server: each child is forked from a clean process that holds none of the test's own
+# database connections (a plain fork copied them into every child).
+FORK = multiprocessing.get_context("forkserver")
+FORK.set_forkserver_preload(["workers.projections.catalog", "events.store.postgres",
+                             "events.store.sqlite"])  # fmt: skip
 
 
 def _run(url: str, projections: Sequence[Projection], batch: int, report: str | None) -> None:

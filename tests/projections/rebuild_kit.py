@@ -120,6 +120,17 @@ def rebuild(store: EventStore, db: ProjectionDB, projection: Projection, build: 
         position = events[-1].position
 
 
+class Reference:
+    """A projection under code version 0, which no projector follows: a build made with it is
+    the test's alone (a build of the projection's own version would be taken up, fed and
+    switched to by any projector running meanwhile, a killed one's successor included)."""
+
+    code_version = 0
+
+    def __init__(self, projection: Projection) -> None:
+        self.name, self.tables, self.apply = projection.name, projection.tables, projection.apply
+
+
 def compare_with_rebuild(
     store: EventStore, db: ProjectionDB, projections: Sequence[Projection] = EVERY
 ) -> Comparison:
@@ -127,7 +138,7 @@ def compare_with_rebuild(
     table, drop the new builds."""
     differing, rows = [], 0
     for projection in projections:
-        fresh = db.new_build(projection, active=False).build
+        fresh = db.new_build(Reference(projection), active=False).build  # type: ignore[arg-type]
         try:
             rebuild(store, db, projection, fresh)
             live = db.active_build(projection.name)

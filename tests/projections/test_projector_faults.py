@@ -53,8 +53,10 @@ def caught_up_after_the_kill(
     while True:
         projector.catch_up()
         head = store.last_position()  # type: ignore[attr-defined]
-        if min(positions(db, EVERY).values()) >= head or time.monotonic() > deadline:
+        at = positions(db, EVERY)
+        if min(at.values()) >= head:
             return
+        assert time.monotonic() < deadline, f"not caught up with {head} in {timeout:g} s: {at}"
         time.sleep(0.05)
 
 

@@ -247,6 +247,8 @@ POLICIES: dict[str, Policy] = {
     "wait_timed_out": public("wait", "seats"),
     "seat_autoplayed": public("seat", "reason", "turn"),
     "penalty_adjudicated": public("seat", "cause", "rule", "amounts"),
+    # a player's account, at no table (decision 18): for operators and support only
+    "points_adjusted": dict.fromkeys(("player", "amount", "kind", "reason"), SECRET),
     "series_ended": public("number", "reason", "hands"),
 }
 """Every event type's policy. ``tests/table/test_redact.py`` holds each registered type to one."""
