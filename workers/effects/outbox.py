@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from events.store import parse_store_url
 
 Status = Literal["pending", "delivered", "set_aside"]
 STATUSES: tuple[Status, ...] = ("pending", "delivered", "set_aside")
@@ -116,18 +117,11 @@ class Outbox(Protocol):
 
 def open_outbox(url: str) -> Outbox:
     """The outbox on the database of the event store at ``url``."""
-    parts = urlsplit(url)
-    if parts.scheme == "sqlite":
+    where = parse_store_url(url)
+    if where.backend == "sqlite":
         from workers.effects.outbox_sqlite import SqliteOutbox
 
-        path = parts.netloc + parts.path if parts.netloc else parts.path[1:]
-        if not path:
-            raise ValueError("a sqlite store URL names a file: sqlite:///paiju.sqlite3")
-        return SqliteOutbox(path)
-    if parts.scheme in ("postgres", "postgresql"):
-        from workers.effects.outbox_pg import PostgresOutbox
+        return SqliteOutbox(where.path)
+    from workers.effects.outbox_pg import PostgresOutbox
 
-        query = dict(parse_qsl(parts.query))
-        schema = query.pop("schema", "public")
-        return PostgresOutbox(urlunsplit(parts._replace(query=urlencode(query))), schema=schema)
-    raise ValueError(f"unknown store URL scheme {parts.scheme!r} (use sqlite:// or postgresql://)")
+    return PostgresOutbox(where.conninfo, schema=where.schema)
