@@ -20,6 +20,7 @@ from services.api.keys import KeyStore
 from services.api.tokens import TokenSigner
 from services.rules.table import TableState
 from services.tables.service import TableService
+from workers.projections.db import ProjectionDB, open_projection_db
 from workers.settings import Settings
 
 
@@ -98,6 +99,7 @@ class ApiContext:
     wakeups: Wakeups = field(init=False)
     read_lock: threading.Lock = field(default_factory=threading.Lock)
     presence: Any = None  # services.api.presence.Presence, set by create_api
+    _read_models: ProjectionDB | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # A reader's own TableService: it folds tables to answer views, and never writes.
@@ -123,10 +125,19 @@ class ApiContext:
         with self.read_lock:
             return self.service.load(table_id)
 
+    def read_models(self) -> ProjectionDB:
+        """The read models' database (the store's own), opened on the first read."""
+        with self.read_lock:
+            if self._read_models is None:
+                self._read_models = open_projection_db(self.settings.store_url)
+            return self._read_models
+
     def start(self) -> None:
         self.wakeups.start()
 
     def close(self) -> None:
         self.wakeups.stop()
         self.keys.close()
+        if self._read_models is not None:
+            self._read_models.close()
         self.store.close()

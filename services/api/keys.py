@@ -22,9 +22,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from events.store.migrations import migrate_postgres, migrate_sqlite
 
-SCOPES = ("tables", "tokens", "operator")
+SCOPES = ("tables", "tokens", "operator", "reads")
 """``tables``: open tables and deal; ``tokens``: mint seat and spectator tokens; ``operator``:
-mint operator tokens (everything on a table, hidden tiles too)."""
+mint operator tokens (everything on a table, hidden tiles too); ``reads``: read the read
+models (points, levels, boards, statistics, live tables, rooms, penalties)."""
 
 PREFIX = "pk_"
 _KEY = re.compile(r"^pk_([0-9a-f]{16})\.([A-Za-z0-9_-]{20,100})$")

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from services.cli.failures import CliError, command
 
-SCOPES_HELP = "comma-separated: tables (open, deal), tokens (mint seat/spectator), operator"
+SCOPES_HELP = "comma-separated: tables (open, deal), tokens (mint seat/spectator), operator, reads (read models)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
