@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import weakref
 from collections.abc import Iterator
 
 import psycopg
@@ -12,6 +13,7 @@ from pg_reset import empty_schema, fresh_schema
 from psycopg import sql
 
 from events.store import open_store
+from workers.projections.db import Lease, PostgresProjectionDB
 
 PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
@@ -40,3 +42,24 @@ def url(request: pytest.FixtureRequest, tmp_path: object) -> str:
         ).fetchall():  # a build's tables: dropped, as its row in projection_builds is gone
             conn.execute(sql.SQL("DROP TABLE {}").format(sql.Identifier(schema, table)))
     return f"{PG_URL}?schema={schema}"
+
+
+@pytest.fixture(autouse=True)
+def leases_let_go(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every lease a test's projectors took is let go when the test ends. The PostgreSQL
+    schema is one for the session, so a lease a test left held (a projector never closed,
+    its connection kept until the garbage collector came by) held that build's advisory lock
+    into the next tests: on PostgreSQL the fault test's points then stood still."""
+    taken: weakref.WeakSet[Lease] = weakref.WeakSet()  # one dropped closes as it always did
+    try_lead = PostgresProjectionDB.try_lead
+
+    def recorded(self: PostgresProjectionDB, name: str, build: int) -> Lease | None:
+        lease = try_lead(self, name, build)
+        if lease is not None:
+            taken.add(lease)
+        return lease
+
+    monkeypatch.setattr(PostgresProjectionDB, "try_lead", recorded)
+    yield
+    for lease in list(taken):
+        lease.release()

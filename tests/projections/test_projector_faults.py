@@ -48,15 +48,22 @@ def caught_up_after_the_kill(
 ) -> None:
     """Catch up every build, waiting (bounded) while the killed projector's leases are still
     held: its server session may outlive the process for a moment, and a build whose lease
-    another holds is not stepped."""
+    another holds is not stepped: every round asks again for the leases it lacks (as
+    ``Projector.run`` does every ``refresh_seconds``), or a build still held at ``attach``
+    would never be taken up."""
     deadline = time.monotonic() + timeout
     while True:
+        projector.refresh()
         projector.catch_up()
         head = store.last_position()  # type: ignore[attr-defined]
         at = positions(db, EVERY)
         if min(at.values()) >= head:
             return
-        assert time.monotonic() < deadline, f"not caught up with {head} in {timeout:g} s: {at}"
+        if time.monotonic() >= deadline:
+            held = {c.projection.name: c.lease is not None for c in projector.consumers}
+            errors = {b.name: b.error for p in EVERY for b in db.builds(p.name) if b.error}
+            raise AssertionError(f"not caught up with {head} in {timeout:g} s: {at};"
+                                 f" leases held here {held}; errors {errors}")  # fmt: skip
         time.sleep(0.05)
 
 
