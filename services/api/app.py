@@ -15,7 +15,14 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.api import problems, routes_platform, routes_reads, routes_seats, routes_stream
+from services.api import (
+    problems,
+    routes_platform,
+    routes_reads,
+    routes_replay,
+    routes_seats,
+    routes_stream,
+)
 from services.api.context import ApiContext
 from services.api.presence import Presence
 
@@ -73,7 +80,7 @@ def create_api(ctx: ApiContext) -> FastAPI:
     api.state.context = ctx
     ctx.presence = ctx.presence or Presence(ctx)
     problems.install(api)
-    for module in (routes_platform, routes_seats, routes_stream, routes_reads):
+    for module in (routes_platform, routes_seats, routes_stream, routes_reads, routes_replay):
         api.include_router(module.router)
     api.add_middleware(BodyLimit, limit=ctx.settings.api_max_body_bytes)
     origins = [o.strip() for o in ctx.settings.api_cors_origins.split(",") if o.strip()]
