@@ -23,7 +23,7 @@ from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
 from events.envelope import RecordedEvent
-from events.hashchain import parse_head
+from events.hashchain import find_break, parse_head
 from events.store.base import CorruptRowError, SeedError
 from services.api.auth import Credentials, Ctx, forbidden, table_token, verify_key
 from services.api.context import ApiContext
@@ -128,9 +128,11 @@ def _table(ctx: ApiContext, table_id: str, head: str | None) -> dict[str, Any]:
     events = _events(ctx, table_id)
     opened = events[0].payload if events[0].type == "table_opened" else {}
     report = verify_table(events, _sealed(ctx, table_id, events), published)
+    broken = find_break(events, head=published) if report.chain_break is not None else None
     return {"table_id": table_id, "variant": opened.get("variant"),
             "players": opened.get("players", []), "room": opened.get("room", ""),
-            "events": len(events), "hands": hands_of(events), "checks": checks(report)}  # fmt: skip
+            "events": len(events), "hands": hands_of(events), "checks": checks(report),
+            "broken_version": None if broken is None else broken.version}  # fmt: skip
 
 
 @router.get("/v1/ops/replay/tables/{table_id}", dependencies=[OperatorOf],

@@ -5,14 +5,14 @@ const SUITS = { m: "万", p: "饼", s: "条" };
 const HONOURS = { "1z": "东", "2z": "南", "3z": "西", "4z": "北", "5z": "白", "6z": "发", "7z": "中" };
 const FLOWERS = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];
 const CLAIMS = { win: "胡", kong: "杠", pong: "碰", chi: "吃", ready_chi: "吃听", ready_pong: "碰听", pass: "pass" };
-let replay = null, step = 0, tableId = null;
+let replay = null, step = 0, tableId = null, brokenVersion = null;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k === "class") node.className = v; else node.setAttribute(k, v);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
   }
   return node;
@@ -25,6 +25,8 @@ function tile(name, extra) {
   if (suit === "f") return el("span", { class: cls, "data-tile": name, title: name }, FLOWERS[Number(rank) - 1] || name);
   return el("span", { class: cls, "data-tile": name, title: name }, rank, el("small", {}, SUITS[suit] || suit));
 }
+// replaceChildren, leaving out what is not there (the DOM would write "null")
+const fill = (node, ...children) => node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined));
 const tiles = (list, extra) => (list || []).map((t) => tile(t, extra));
 
 async function api(path) {
@@ -51,6 +53,16 @@ async function openTable(id) {
     verdict.textContent = found.checks.verdict;
     verdict.className = found.checks.ok ? "ok" : "bad";
     $("check-lines").textContent = found.checks.lines.join("\n");
+    brokenVersion = found.broken_version;
+    const holding = found.hands.find((h) => h.from_version <= brokenVersion && brokenVersion <= h.to_version);
+    if (holding) {
+      const go = el("button", { id: "goto-broken" }, `show the altered event (version ${brokenVersion})`);
+      go.addEventListener("click", async () => {
+        await openHand(holding.hand);
+        show(replay.frames.findIndex((f) => f.version === brokenVersion));
+      });
+      verdict.append(" ", go);
+    }
     $("hands").replaceChildren(...found.hands.map((h) =>
       el("button", { class: "hand-button", "data-hand": h.hand }, `hand ${h.hand}` + (h.ended ? ` (${h.ended.replace("hand_", "")})` : " (in play)"))));
     for (const b of $("hands").querySelectorAll("button")) b.addEventListener("click", () => openHand(Number(b.dataset.hand)));
@@ -78,10 +90,12 @@ function show(index) {
   $("slider").value = step;
   $("counter").textContent = `step ${step + 1} of ${replay.frames.length}`;
   const at = frame.at.replace("T", " ").slice(0, 19) + " UTC";
-  $("event").replaceChildren(
+  fill($("event"),
     el("b", {}, `v${frame.version} ${frame.type}`), " · ",
     el("span", { id: "actor" }, frame.actor.label), " · ", el("span", {}, at),
-    frame.command ? el("div", {}, "command: " + frame.command.command + describePayload(frame.payload)) : null);
+    frame.command ? el("div", {}, "command: " + frame.command.command + describePayload(frame.payload)) : null,
+    frame.version === brokenVersion ? el("div", { id: "altered" }, "ALTERED: this event's stored content does not match its hash (changed after it was recorded)") : null);
+  $("event").className = frame.version === brokenVersion ? "altered" : "";
   const t = frame.table;
   $("centre").replaceChildren(t.seats ? el("div", {},
     el("span", { id: "wall" }, `wall: ${t.wall_remaining} to draw`), " · ",

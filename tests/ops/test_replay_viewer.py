@@ -1,0 +1,161 @@
+"""The replay viewer in a real browser: Debian's chromium driven by Playwright, headless, against
+the API under uvicorn on 127.0.0.1:0. Set ``PAIJU_SCREENSHOTS=1`` to write the screenshots
+under docs/ (docs/replay-viewer.png, docs/replay-viewer-tampered.png)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from replay_kit import Recorded, build_points, record_kadang_bao_hand, tamper
+
+from events.store import open_store
+from services.api.app import create_api
+from services.api.context import ApiContext
+from services.api.server import ApiServer
+from workers.settings import load_settings
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]  # fmt: skip
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+TIMEOUT_MS = 10_000
+
+if not shutil.which("chromium") and not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("the viewer tests need Debian's chromium: apt-get install -y chromium")
+    pytest.skip("no chromium here: apt-get install -y chromium", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Served:
+    base: str
+    key: str
+    good: Recorded
+    tampered: Recorded
+    tampered_version: int
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    path = tmp_path_factory.mktemp("viewer") / "store.sqlite3"
+    good = record_kadang_bao_hand(path, "t-kadang-bao")
+    bad = record_kadang_bao_hand(path, "t-tampered")
+    with closing(open_store(bad.url)) as store:
+        discard = next(e for e in store.read_stream(bad.table_id)
+                       if e.type == "tile_discarded" and e.payload["seat"] == 2)  # fmt: skip
+    # seat 2 threw 8p; the row now says 9p: the hash no longer matches, the fold goes on
+    tamper(bad, discard.version, json.dumps({**discard.payload, "tile": "9p"}))
+    ctx = ApiContext.open(load_settings(store_url=good.url))
+    server = ApiServer(create_api(ctx)).start()
+    try:
+        yield Served(server.address, ctx.keys.create(["operator"], "support").token, good, bad,
+                     discard.version)  # fmt: skip
+    finally:
+        server.stop()
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        found = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield found
+        finally:
+            found.close()
+
+
+@pytest.fixture
+def page(browser: Browser, served: Served) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    context.set_default_timeout(TIMEOUT_MS)
+    found = context.new_page()
+    found.goto(f"{served.base}/ops/replay")
+    found.fill("#key", served.key)
+    found.click("#key-form button")
+    expect(found.locator("#key-state")).to_have_text("key set for this tab")
+    try:
+        yield found
+    finally:
+        context.close()
+
+
+def open_table(page: Page, table_id: str) -> None:
+    page.fill("#table-id", table_id)
+    page.click("#table-form button")
+    expect(page.locator("#table-title")).to_contain_text(table_id)
+
+
+def screenshot(page: Page, name: str) -> None:
+    if os.environ.get("PAIJU_SCREENSHOTS") == "1":
+        page.screenshot(path=str(DOCS / name), full_page=True)
+
+
+def test_the_viewer_steps_through_a_kadang_bao_win_to_its_payments_with_the_chain_intact(
+    page: Page, served: Served
+) -> None:
+    open_table(page, served.good.table_id)
+    expect(page.locator("#verdict")).to_have_text("chain intact")
+    page.click("#hands button[data-hand='1']")
+    expect(page.locator("#event")).to_contain_text("hand_started")
+    expect(page.locator("#counter")).to_have_text("step 1 of 17")
+    page.click("#next")
+    page.click("#next")
+    expect(page.locator("#event")).to_contain_text("bao_set_aside")
+    expect(page.locator("#centre [data-tile='3s']")).to_have_count(1)  # the 宝, drawn as a tile
+    expect(page.locator("#wall")).to_have_text("wall: 58 to draw")
+    page.click("#next")  # the dealer throws 1m: seat 1 may 吃
+    expect(page.locator("#claims")).to_contain_text("seat 1 may 吃/吃听")
+    page.click("#next")
+    expect(page.locator("#actor")).to_have_text("bo (seat 1)")
+    page.click("#next")
+    expect(page.locator("#closed")).to_contain_text("seat 1's 吃 was the only claim")
+    expect(page.locator(".seat[data-seat='1'] .melds [data-tile]")).to_have_count(3)
+    page.keyboard.press("End")
+    expect(page.locator("#event")).to_contain_text("hand_settled")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#event")).to_contain_text("hand_won")
+    expect(page.locator("#event")).not_to_contain_text("null")
+    expect(page.locator(".patterns")).to_contain_text("卡当宝")
+    expect(page.locator(".win")).to_contain_text("8 番")
+    payments = page.locator(".payments[data-label='payments'] .payment")
+    expect(payments).to_have_text(["-16", "+32", "-8", "-8"])
+    screenshot(page, "replay-viewer.png")
+
+
+def test_a_tampered_table_names_the_altered_event(page: Page, served: Served) -> None:
+    open_table(page, served.tampered.table_id)
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_class("bad")
+    expect(verdict).to_contain_text(f"hash chain broken: stream '{served.tampered.table_id}'")
+    expect(verdict).to_contain_text(f"at version {served.tampered_version} ")
+    page.click("#goto-broken")
+    expect(page.locator("#event")).to_contain_text(f"v{served.tampered_version} tile_discarded")
+    expect(page.locator("#altered")).to_contain_text("does not match its hash")
+    expect(page.locator(".seat[data-seat='2'] .discards [data-tile]")).to_have_count(1)
+    screenshot(page, "replay-viewer-tampered.png")
+
+
+def test_a_players_hands_are_found_once_the_points_read_model_is_built(
+    page: Page, served: Served
+) -> None:
+    page.fill("#player", "bo")
+    page.click("#player-form button")
+    expect(page.locator("#problem")).to_contain_text("is a projector running?")
+    build_points(served.good.url)
+    page.click("#player-form button")
+    link = page.get_by_role("link", name=f"{served.good.table_id} hand 1")
+    expect(page.locator("#found li")).to_have_count(2)  # bo sat at both tables
+    expect(page.locator("#found")).to_contain_text("+32")
+    link.click()
+    expect(page.locator("#counter")).to_have_text("step 1 of 17")
+    expect(page.locator("#verdict")).to_have_text("chain intact")
