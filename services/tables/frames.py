@@ -111,7 +111,16 @@ def hand_frames(events: list[RecordedEvent], hand: int, seeds: dict[int, str] | 
             replay.frames.append(_frame(recorded, event, before, state, autoplayed[1]))
         elif replay.frames:
             break  # the next hand began
+        if autoplayed[1] is not None and _moved(recorded, autoplayed[1]):
+            autoplayed = (None, None)  # what follows in the batch is the table's own steps
     return replay
+
+
+def _moved(recorded: RecordedEvent, seat: int) -> bool:
+    """The 托管 move itself: the seat's own event after ``seat_autoplayed`` (or its win)."""
+    if recorded.type == "seat_autoplayed":
+        return False
+    return recorded.payload.get("seat") == seat or recorded.type == "hand_won"
 
 
 def _in_hand(state: TableState, hand: int, event: Any) -> bool:
@@ -144,20 +153,30 @@ def _frame(recorded: RecordedEvent, event: Any, before: TableState, after: Table
 
 
 def _actor(recorded: RecordedEvent, table: TableState, autoplay_seat: int | None) -> dict[str, Any]:
+    """Who acted: the one who gave the command, for the move it names; the table's own steps
+    that follow (the next seat's draw, a claim taken once the last seat answered, the
+    settlement) say whose command they follow."""
     kind, seat = recorded.actor.kind, recorded.actor.seat
     players = table.players
 
     def who(s: int) -> str:
-        return f"{players[s]} (seat {s})" if s < len(players) else f"seat {s}"
+        return f"{players[s]} (seat {s})" if 0 <= s < len(players) else f"seat {s}"
 
+    command = recorded.command or {}
+    mover = autoplay_seat if autoplay_seat is not None else command.get("seat")
     if autoplay_seat is not None:
-        label = f"托管 for {who(autoplay_seat)}, by the {kind}"
+        giver = f"托管 for {who(autoplay_seat)}"  # the system moves for it (decision 14)
     elif kind == "seat" and seat is not None:
-        label = who(seat)
+        giver = who(seat)
     elif kind == "timer":
-        label = "the timer"
+        giver = "the timer" + (f" for {who(mover)}" if isinstance(mover, int) else "")
     else:
-        label = f"the {kind}"
+        giver = f"the {kind}"
+    direct = (recorded.payload.get("seat") == mover and mover is not None) or (
+        recorded.type == "hand_won" and command.get("command") == "declare_win"
+    ) or recorded.type == "seat_autoplayed" or mover is None  # fmt: skip
+    after = giver if autoplay_seat is not None else f"{giver}'s {command.get('command')}"
+    label = giver if direct else f"the table, after {after}"
     if recorded.type == "tile_discarded" and recorded.payload.get("automatic"):
         label += " (thrown automatically: last draws)"
     return {"kind": kind, "seat": seat, "autoplay_seat": autoplay_seat, "label": label}
