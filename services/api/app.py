@@ -20,6 +20,7 @@ from services.api import (
     routes_platform,
     routes_reads,
     routes_replay,
+    routes_rulings,
     routes_seats,
     routes_stream,
 )
@@ -80,7 +81,9 @@ def create_api(ctx: ApiContext) -> FastAPI:
     api.state.context = ctx
     ctx.presence = ctx.presence or Presence(ctx)
     problems.install(api)
-    for module in (routes_platform, routes_seats, routes_stream, routes_reads, routes_replay):
+    routers = (routes_platform, routes_seats, routes_stream, routes_reads, routes_replay,
+               routes_rulings)  # fmt: skip
+    for module in routers:
         api.include_router(module.router)
     api.add_middleware(BodyLimit, limit=ctx.settings.api_max_body_bytes)
     origins = [o.strip() for o in ctx.settings.api_cors_origins.split(",") if o.strip()]
