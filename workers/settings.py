@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import AfterValidator, AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.rules.variants.timing import MAX_SECONDS
@@ -16,6 +16,20 @@ from services.tables.loader import MIN_KEY_BYTES
 
 PREFIX = "PAIJU_"
 Seconds = Annotated[int, Field(ge=1, le=MAX_SECONDS)]
+
+
+def _rate_limit(value: str) -> str:
+    from limits import parse_many
+
+    if value.strip():
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a rate limit such as '10/second;300/minute'") from None
+    return value.strip()
+
+
+RateLimit = Annotated[str, AfterValidator(_rate_limit)]
 
 
 class SettingsError(ValueError):
@@ -88,6 +102,23 @@ class Settings(BaseSettings):
     api_max_body_bytes: int = Field(default=16384, ge=256, le=1 << 20)
     api_cors_origins: str = ""
     """Comma-separated origins allowed by CORS; empty: CORS off."""
+    api_rate_limit_key: RateLimit = "500/second;20000/minute"
+    """Requests per platform API key, every route (``limits`` notation, ``;`` between several;
+    empty: no limit). A key speaks for the whole platform: far more than a seat."""
+    api_rate_limit_commands: RateLimit = "30/second;1200/minute"
+    """Commands (POST) per seat of a table (per subject for a spectator or operator token).
+    Generous: bots pass claims on every discard; a person gives about one a second."""
+    api_rate_limit_reads: RateLimit = "60/second;2400/minute"
+    """Reads (GET: view, legal commands, outcomes) per seat."""
+    api_rate_limit_stream_connects: RateLimit = "30/minute"
+    """Attempts to open a seat's live stream, per seat: counted apart from its commands, so a
+    client reconnecting in a loop cannot starve its own moves."""
+    api_rate_limit_anonymous: RateLimit = "20/second"
+    """Requests per client address that name no valid key or token (they are refused anyway)."""
+    api_rate_limit_strategy: Literal["moving-window", "sliding-window-counter"] = "moving-window"
+    api_rate_limit_storage: str | None = None
+    """Where the counts live: ``memory://`` (one process) or ``redis://HOST:PORT/DB``. None:
+    ``memory://`` when embedded, else the broker's Redis (every API process counts together)."""
 
     @field_validator("log_level", "log_format", mode="before")
     @classmethod
@@ -124,6 +155,14 @@ class Settings(BaseSettings):
             "reconnect_grace": self.reconnect_grace_seconds,
         }
         return {name: seconds for name, seconds in chosen.items() if seconds is not None}
+
+    def rate_limit_storage(self) -> str:
+        """The storage URL of the API's rate limits (see ``api_rate_limit_storage``)."""
+        if self.api_rate_limit_storage:
+            return self.api_rate_limit_storage
+        if self.broker_url.startswith(("redis://", "rediss://")):
+            return self.broker_url
+        return "memory://"
 
     @property
     def embedded(self) -> bool:

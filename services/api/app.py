@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -25,6 +25,7 @@ from services.api import (
     routes_stream,
 )
 from services.api.context import ApiContext
+from services.api.limits import RateLimits, rate_limited
 from services.api.presence import Presence
 
 
@@ -74,11 +75,11 @@ def create_api(ctx: ApiContext) -> FastAPI:
         version="1",
         summary="Tables, seats, commands and live per-seat streams of the Paiju table service",
         lifespan=lifespan,
-        responses={400: problems.PROBLEM_SCHEMA, 401: problems.PROBLEM_SCHEMA,
-                   403: problems.PROBLEM_SCHEMA, 404: problems.PROBLEM_SCHEMA,
-                   422: problems.PROBLEM_SCHEMA},  # fmt: skip
+        responses=problems.problem_responses(),
+        dependencies=[Depends(rate_limited)],  # every route, those of every router included
     )
     api.state.context = ctx
+    api.state.rate_limits = RateLimits(ctx.settings)
     ctx.presence = ctx.presence or Presence(ctx)
     problems.install(api)
     routers = (routes_platform, routes_seats, routes_stream, routes_reads, routes_replay,
@@ -86,23 +87,21 @@ def create_api(ctx: ApiContext) -> FastAPI:
     for module in routers:
         api.include_router(module.router)
     api.add_middleware(BodyLimit, limit=ctx.settings.api_max_body_bytes)
+    api.add_middleware(problems.CorrelationIds)  # outermost of ours: every answer carries it
     origins = [o.strip() for o in ctx.settings.api_cors_origins.split(",") if o.strip()]
     if origins:
         api.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key",
-                                          "If-Match", "Last-Event-ID"])  # fmt: skip
+                                          "If-Match", "Last-Event-ID"],
+                           expose_headers=["Retry-After", problems.CORRELATION_HEADER])  # fmt: skip
 
     default_openapi = api.openapi
 
     def openapi() -> dict[str, Any]:
         if api.openapi_schema is None:
             schema = default_openapi()
-            schema.setdefault("components", {}).setdefault("schemas", {})["ProblemDetails"] = {
-                "type": "object",
-                "required": ["type", "title", "status", "detail"],
-                "properties": {"type": {"type": "string"}, "title": {"type": "string"},
-                               "status": {"type": "integer"}, "detail": {"type": "string"}},
-            }  # fmt: skip
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components["ProblemDetails"] = problems.PROBLEM_DETAILS
             api.openapi_schema = schema
         return api.openapi_schema
 

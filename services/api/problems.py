@@ -1,53 +1,150 @@
 """Problem details (RFC 9457) for every error the API gives, and never a stack trace.
 
 ``Problem(status, title, detail)`` raised anywhere becomes ``application/problem+json``
-``{"type", "title", "status", "detail"}``; FastAPI's validation errors name the field that was
-wrong; anything unexpected is logged here and answered 500 with no detail of the code.
+``{"type", "title", "status", "detail"}`` (and extension members, e.g. ``limit``); FastAPI's
+own errors (404 no route, 405 wrong method, 422 validation) are problem documents that name
+what was wrong; anything unexpected is logged here with its trace and a correlation id, and
+answered 500 with that id and no detail of the code.
 """
 
 from __future__ import annotations
 
+import re
+import uuid
 from typing import Any
 
+import anyio
 import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = structlog.get_logger("paiju.api")
 MEDIA_TYPE = "application/problem+json"
+CORRELATION_HEADER = "X-Correlation-ID"
+_GIVEN_CORRELATION = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
 class Problem(Exception):
     def __init__(
-        self, status: int, title: str, detail: str, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        title: str,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        extensions: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status, self.title, self.detail, self.headers = status, title, detail, headers
+        self.extensions = extensions or {}
 
 
 def problem_response(
-    status: int, title: str, detail: str, headers: dict[str, str] | None = None
+    status: int,
+    title: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    extensions: dict[str, Any] | None = None,
 ) -> JSONResponse:
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    body = {**(extensions or {}), "type": "about:blank", "title": title, "status": status,
+            "detail": detail}  # fmt: skip
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
+
+PROBLEM_DETAILS: dict[str, Any] = {
+    "type": "object",
+    "required": ["type", "title", "status", "detail"],
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "limit": {"type": "string", "description": "429: the limit that was reached"},
+        "retry_after": {"type": "integer", "description": "429: seconds until it allows one more"},
+        "correlation_id": {"type": "string", "description": "500: the id the server logged"},
+    },
+}
+"""The schema of ``ProblemDetails`` in the OpenAPI document."""
 
 PROBLEM_SCHEMA: dict[str, Any] = {
     "description": "A problem (RFC 9457)",
     "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/ProblemDetails"}}},
 }
+PROBLEM_STATUSES = (400, 401, 403, 404, 405, 409, 412, 413, 422, 429, 500)
+"""The statuses any route may answer with a problem document (documented on every route)."""
+
+
+def problem_responses() -> dict[int | str, dict[str, Any]]:
+    return {status: PROBLEM_SCHEMA for status in PROBLEM_STATUSES}
+
+
+class CorrelationIds:
+    """Gives each HTTP request a correlation id: bound in the log context (the commands it
+    sends carry it to the workers), kept in ``request.state`` and sent back in
+    ``X-Correlation-ID``. A caller's own id is kept if it is short and plain."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or []).get(CORRELATION_HEADER.lower().encode(), b"")
+        text = given.decode("latin-1")
+        correlation = text if _GIVEN_CORRELATION.match(text) else uuid.uuid4().hex
+        scope.setdefault("state", {})["correlation_id"] = correlation
+
+        started = False
+
+        async def tagged(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message)[CORRELATION_HEADER] = correlation
+                started = True
+            await send(message)
+
+        with structlog.contextvars.bound_contextvars(correlation_id=correlation):
+            try:
+                await self.app(scope, receive, tagged)
+            except Exception as error:
+                if not (started and _client_gone(error)):
+                    raise
+                # FastAPI's stream machinery can trip on its own closed pipe when the client
+                # drops a live stream: the answer was given, nobody is left to tell.
+                log.info("api.client_gone", path=scope.get("path", "")[:200])
+
+
+def _client_gone(error: BaseException) -> bool:
+    """Only closed-stream errors (anyio's), however grouped: a client that went away."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_client_gone(inner) for inner in error.exceptions)
+    return isinstance(error, anyio.BrokenResourceError | anyio.ClosedResourceError)
 
 
 def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc if p != "body") or "body"
 
 
+def _http_detail(request: Request, error: StarletteHTTPException) -> tuple[str, str]:
+    """FastAPI's and Starlette's own errors, said as what the request got wrong."""
+    if error.status_code == 404 and error.detail == "Not Found":
+        return "Not found", f"no route {request.url.path[:200]!r}"
+    if error.status_code == 405:
+        allowed = (error.headers or {}).get("Allow", "")
+        return "Method not allowed", f"{request.method} is not allowed here; allowed: {allowed}"
+    detail = error.detail if isinstance(error.detail, str) else "see the status"
+    return detail, detail
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, error: Problem) -> JSONResponse:
-        return problem_response(error.status, error.title, error.detail, error.headers)
+        return problem_response(error.status, error.title, error.detail, error.headers,
+                                error.extensions)  # fmt: skip
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -56,10 +153,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        detail = error.detail if isinstance(error.detail, str) else "see the status"
-        return problem_response(error.status_code, detail, detail, getattr(error, "headers", None))
+        title, detail = _http_detail(request, error)
+        return problem_response(error.status_code, title, detail, getattr(error, "headers", None))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:
-        log.error("api.unexpected", path=request.url.path, error=repr(error), exc_info=error)
-        return problem_response(500, "Internal error", "the server could not answer this request; it was logged")
+        correlation = getattr(request.state, "correlation_id", None) or uuid.uuid4().hex
+        log.error("api.unexpected", path=request.url.path, method=request.method,
+                  correlation_id=correlation, error=repr(error), exc_info=error)  # fmt: skip
+        return problem_response(
+            500, "Internal error",
+            "the server could not answer this request; it was logged",
+            {CORRELATION_HEADER: correlation}, {"correlation_id": correlation},
+        )  # fmt: skip
