@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.rules.variants.timing import MAX_SECONDS

@@ -22,6 +22,8 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from events.envelope import InvalidIdError
+
 log = structlog.get_logger("paiju.api")
 MEDIA_TYPE = "application/problem+json"
 CORRELATION_HEADER = "X-Correlation-ID"
@@ -145,6 +147,11 @@ def install(app: FastAPI) -> None:
     async def _problem(request: Request, error: Problem) -> JSONResponse:
         return problem_response(error.status, error.title, error.detail, error.headers,
                                 error.extensions)  # fmt: skip
+
+    @app.exception_handler(InvalidIdError)
+    async def _bad_id(request: Request, error: InvalidIdError) -> JSONResponse:
+        # An id a request carried (a body's table_id, say) that no store could keep.
+        return problem_response(422, "Invalid id", str(error))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
