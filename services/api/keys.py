@@ -24,7 +24,8 @@ from events.store.migrations import migrate_postgres, migrate_sqlite
 
 SCOPES = ("tables", "tokens", "operator", "reads")
 """``tables``: open tables and deal; ``tokens``: mint seat and spectator tokens; ``operator``:
-mint operator tokens (everything on a table, hidden tiles too); ``reads``: read the read
+mint operator tokens (everything on a table, hidden tiles too) and replay any table in the
+replay viewer (``services.api.routes_replay``); ``reads``: read the read
 models (points, levels, boards, statistics, live tables, rooms, penalties)."""
 
 PREFIX = "pk_"

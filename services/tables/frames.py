@@ -15,7 +15,7 @@ the frames up to the event that could not be read or applied, and names that eve
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -282,14 +282,26 @@ def why_taken(classes: tuple[tuple[str, ...], ...], multiple: bool, window: Clai
 
 
 # -- the settlement --------------------------------------------------------------------------
-@cache
-def rule_sentences(variant: str) -> dict[str, str]:
-    """Each pattern's rule sentence (its docstring, which starts with its Chinese name)."""
+def _patterns(variant: str) -> list[Any]:
     module = sys.modules[variant_of(variant).scoring.score_with.__module__]
     held = list(getattr(module, "PATTERNS", ()))
     if getattr(module, "FALLBACK", None) is not None:
         held.append(module.FALLBACK)
-    return {p.name: " ".join((p.holds.__doc__ or "").split()) for p in held}
+    return held
+
+
+@cache
+def rule_sentences(variant: str) -> dict[str, str]:
+    """Each pattern's rule sentence (its docstring, which starts with its Chinese name)."""
+    return {p.name: " ".join((p.holds.__doc__ or "").split()) for p in _patterns(variant)}
+
+
+def pattern_worths(variant: str, options: tuple[tuple[str, bool], ...]) -> dict[str, int]:
+    """What each pattern is worth under the table's scoring config (a factor in the 宝
+    variants, 番 added in the others: the payment rule says which)."""
+    scoring = variant_of(variant).scoring
+    config = replace(scoring.default, **{k: v for k, v in options if k in scoring.options()})
+    return {p.name: int(p.worth(config)) for p in _patterns(variant)}
 
 
 @cache
@@ -304,13 +316,14 @@ def _settlement(after: TableState, event: Any) -> dict[str, Any] | None:
     if kind not in ("hand_won", "hand_drawn", "hand_settled"):
         return None
     variant = after.variant_id
-    sentences = rule_sentences(variant)
+    sentences, worths = rule_sentences(variant), pattern_worths(variant, after.options)
     found: dict[str, Any] = {"kind": kind, "payment_rule": payment_rule(variant)}
     if kind == "hand_won":
         found["wins"] = [{
             "seat": w.seat, "tile": w.tile, "self_drawn": w.self_drawn, "discarder": w.discarder,
             "wild": w.wild, "fan": w.fan, "payments": list(w.payments),
-            "patterns": [{"name": p, "rule": sentences.get(p, "")} for p in w.patterns],
+            "patterns": [{"name": p, "worth": worths.get(p), "rule": sentences.get(p, "")}
+                         for p in w.patterns],
         } for w in event.wins]  # fmt: skip
     elif kind == "hand_settled":
         found.update({"payments": list(event.payments), "hand_payments": list(event.hand_payments),

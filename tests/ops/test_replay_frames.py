@@ -91,7 +91,8 @@ def test_the_kadang_bao_win_shows_each_pattern_with_its_rule_and_the_payments(
 ) -> None:
     win = of_type(frames, "hand_won")[0]["settlement"]["wins"][0]
     assert (win["seat"], win["tile"], win["self_drawn"], win["wild"], win["fan"]) == (1, "3s", True, True, 8)
-    assert [p["name"] for p in win["patterns"]] == ["自摸", "摸宝", "卡当", "卡当宝"]
+    assert [(p["name"], p["worth"]) for p in win["patterns"]] == [
+        ("自摸", 2), ("摸宝", 2), ("卡当", 2), ("卡当宝", 1)]  # factors: 1 × 2 × 2 × 2 = 8 番
     assert all(p["rule"].startswith(p["name"] + ":") for p in win["patterns"])
     assert win["payments"] == KADANG_BAO_PAYMENTS
     settled = frames[-1]["settlement"]
@@ -169,6 +170,23 @@ async def test_a_table_shows_its_hands_and_chain_intact(client: httpx.AsyncClien
     assert frames[-1]["settlement"]["payments"] == KADANG_BAO_PAYMENTS
     missing = await client.get(f"/v1/ops/replay/tables/{recorded.table_id}/hands/3", headers=bearer(context[1]))
     assert missing.status_code == 404 and "hands 1 to 1" in missing.json()["detail"]
+
+
+@pytest.mark.anyio
+async def test_a_published_head_is_checked_against_the_stream(client: httpx.AsyncClient,
+                                                              context: tuple[ApiContext, str, str],
+                                                              recorded: Recorded) -> None:  # fmt: skip
+    with closing(open_store(recorded.url)) as store:
+        last = store.read_stream(recorded.table_id)[-1]
+    path = f"/v1/ops/replay/tables/{recorded.table_id}"
+    held = (await client.get(path, params={"head": f"{last.version}:{last.hash}"},
+                             headers=bearer(context[1]))).json()["checks"]  # fmt: skip
+    assert held["verdict"] == "chain intact"
+    assert f"hash chain: intact, and holds the published head {last.hash}" in held["lines"]
+    other = (await client.get(path, params={"head": "ab" * 32}, headers=bearer(context[1]))).json()
+    assert other["checks"]["verdict"].startswith("hash chain broken")
+    bad = await client.get(path, params={"head": "not-a-hash"}, headers=bearer(context[1]))
+    assert bad.status_code == 422 and "64 hex digits" in bad.json()["detail"]
 
 
 @pytest.mark.anyio

@@ -84,3 +84,25 @@ def test_the_claim_taken_on_every_window_is_the_one_the_table_recorded(frames: l
 
 def test_frames_are_the_same_read_twice(played: list[RecordedEvent], tmp_path: Path) -> None:
     assert hand_frames(played, 2).to_dict() == hand_frames(played, 2).to_dict()
+
+
+@pytest.mark.parametrize("variant", ["harbin", "shandong", "shanghai", "tanggu"])
+def test_a_hand_of_every_variant_folds_and_its_wins_name_each_patterns_rule(
+    variant: str, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    with closing(open_store(url)) as store:
+        run = run_variant_on_store(variant, 2, "replay-variants", "winning", store, url)
+        assert run.failure is None and run.table_id is not None, run.failure
+        played = store.read_stream(run.table_id)
+    for hand in hands_of(played):
+        replay = hand_frames(played, hand["hand"])
+        assert replay.stopped is None, replay.stopped
+        assert replay.frames[-1]["table"]["seats"], "every frame of a hand shows its seats"
+        for frame in replay.frames:
+            for win in (frame["settlement"] or {}).get("wins", []):
+                assert sum(win["payments"]) == 0  # a 上海 win may hold no named pattern
+                assert all(p["rule"].startswith(p["name"] + ":") and p["worth"] is not None
+                           for p in win["patterns"])  # fmt: skip
+    if variant == "tanggu":
+        assert replay.frames[-1]["table"]["indicator"] and replay.frames[-1]["table"]["wildcards"]

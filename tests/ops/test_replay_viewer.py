@@ -19,6 +19,7 @@ from events.store import open_store
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
+from services.tables.transfer import export_lines
 from workers.settings import load_settings
 
 CHROMIUM = "/usr/bin/chromium"
@@ -127,9 +128,16 @@ def test_the_viewer_steps_through_a_kadang_bao_win_to_its_payments_with_the_chai
     expect(page.locator("#event")).not_to_contain_text("null")
     expect(page.locator(".patterns")).to_contain_text("卡当宝")
     expect(page.locator(".win")).to_contain_text("8 番")
+    expect(page.locator(".patterns .worth")).to_have_text(["2", "2", "2", "1"])
     payments = page.locator(".payments[data-label='payments'] .payment")
     expect(payments).to_have_text(["-16", "+32", "-8", "-8"])
     screenshot(page, "replay-viewer.png")
+    with page.expect_download() as downloaded:
+        page.click("#export")
+    with closing(open_store(served.good.url)) as store:
+        expected = "".join(line + "\n" for line in export_lines(store.read_stream(served.good.table_id)))
+    assert downloaded.value.suggested_filename == f"{served.good.table_id}.jsonl"
+    assert Path(downloaded.value.path()).read_text(encoding="utf-8") == expected
 
 
 def test_a_tampered_table_names_the_altered_event(page: Page, served: Served) -> None:

@@ -101,6 +101,7 @@ function show(index) {
     el("span", { id: "wall" }, `wall: ${t.wall_remaining} to draw`), " · ",
     "宝: ", t.bao ? tile(t.bao, "wild") : "none", " · ",
     t.wildcards && t.wildcards.length ? ["混: ", tiles(t.wildcards, "wild"), " · "] : null,
+    t.indicator ? ["混 indicator: ", tile(t.indicator), " · "] : null,
     `dealer: seat ${t.dealer} · turn: seat ${t.turn} (${t.step}) · scores: ${t.scores.join(" / ")}`) : "");
   $("seats").replaceChildren(...(t.seats || []).map((s) => seatView(s, t)));
   $("window").replaceChildren(...windowView(frame));
@@ -155,8 +156,8 @@ function settlementView(s, players) {
   for (const win of s.wins || []) {
     out.push(el("div", { class: "win" }, `seat ${win.seat} (${players[win.seat]}) wins on `, tile(win.tile),
       win.self_drawn ? " 自摸" : ` from seat ${win.discarder}`, win.wild ? " (the 宝 as a wildcard)" : "", ` · ${win.fan} 番`));
-    out.push(el("table", { class: "patterns" }, el("tr", {}, el("th", {}, "pattern"), el("th", {}, "rule")),
-      win.patterns.map((p) => el("tr", {}, el("td", {}, p.name), el("td", {}, p.rule)))));
+    out.push(el("table", { class: "patterns" }, el("tr", {}, el("th", {}, "pattern"), el("th", {}, "worth"), el("th", {}, "rule")),
+      win.patterns.map((p) => el("tr", {}, el("td", {}, p.name), el("td", { class: "worth" }, p.worth === null ? "" : String(p.worth)), el("td", {}, p.rule)))));
     out.push(paymentsTable(win.payments, players, "payments"));
   }
   if (s.payments) {
