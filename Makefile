@@ -18,7 +18,7 @@ run: install
 	$(VENV)/bin/paiju serve --demo
 
 test: install
-	$(PY) -m pytest
+	$(PY) -m pytest -n 3
 
 lint: install
 	$(VENV)/bin/ruff check services events workers tests benchmarks
