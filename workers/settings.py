@@ -127,6 +127,22 @@ class Settings(BaseSettings):
     """Where the counts live: ``memory://`` (one process) or ``redis://HOST:PORT/DB``. None:
     ``memory://`` when embedded, else the broker's Redis (every API process counts together)."""
 
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    """Where ``paiju worker``, ``timekeeper``, ``reactor`` and ``projector`` serve ``/metrics``
+    (the API serves its own); none: not served; 0: any free port (logged, and in the part's
+    heartbeat). Parts on one host need one each."""
+    metrics_host: str = "127.0.0.1"
+    metrics_dir: str | None = None
+    """A prefork worker's multiprocess directory, wiped at start (each worker needs its own);
+    none: ``$PROMETHEUS_MULTIPROC_DIR``, else a fresh temporary one."""
+    heartbeat_seconds: float = Field(default=5.0, gt=0, le=300)
+    """How often each part writes its heartbeat (Redis on the broker; this process when
+    embedded)."""
+    heartbeat_stale_seconds: float = Field(default=20.0, gt=0, le=3600)
+    """A part whose last heartbeat is older than this is reported down (``paiju health``)."""
+    health_max_projector_lag: int = Field(default=10_000, ge=1)
+    """Positions a projection may be behind the store head before it is reported unhealthy."""
+
     @field_validator("log_level", "log_format", mode="before")
     @classmethod
     def _any_case(cls, value: Any) -> Any:

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import structlog
@@ -30,6 +31,7 @@ from events.store.base import EventStore
 from events.store.timers import DueTimer, TimerStore
 from services.tables.runner import outcome_store
 from services.tables.timers import fire_timer, timeout_command_id
+from workers.metrics import timer_fired
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -91,6 +93,7 @@ class Timekeeper:
             log.exception(
                 "timer.failed", table_id=timer.stream_id, timer=timer.key, attempts=timer.attempts
             )
+        timer_fired((datetime.now(UTC) - timer.due_at).total_seconds(), fired)
         with self._slot_freed:  # counted from several firing threads
             self.fired += fired
             self.failed += not fired

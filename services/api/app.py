@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.api import (
     problems,
+    routes_ops,
     routes_platform,
     routes_reads,
     routes_replay,
@@ -86,6 +87,7 @@ def create_api(ctx: ApiContext) -> FastAPI:
                routes_rulings)  # fmt: skip
     for module in routers:
         api.include_router(module.router)
+    api.include_router(routes_ops.router)  # /metrics, /healthz, /readyz
     api.add_middleware(BodyLimit, limit=ctx.settings.api_max_body_bytes)
     api.add_middleware(problems.CorrelationIds)  # outermost of ours: every answer carries it
     origins = [o.strip() for o in ctx.settings.api_cors_origins.split(",") if o.strip()]

@@ -213,6 +213,12 @@ def build_parser() -> Parser:
     api_cmd.add_arguments(api)
     api.set_defaults(run=_runner("api_cmd"), writes=True)
 
+    health = _sub(sub, "health", "is each part of the service up, and what is wrong if not")
+    from services.cli import health_cmd
+
+    health_cmd.add_arguments(health)
+    health.set_defaults(run=_runner("health_cmd"), writes=False)
+
     serve = _sub(sub, "serve", "the whole service: embedded in one process, or as processes")
     from services.cli import serve_cmd
 

@@ -47,6 +47,7 @@ def chosen(only: list[str] | None) -> list[Projection]:
 @command("projector", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
+    from workers.health_parts import watched
     from workers.logging import configure_logging
     from workers.projections.db import open_projection_db
     from workers.projections.runner import Projector
@@ -64,7 +65,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"paiju projector: keeping {names} from {shown(settings.store_url)}", file=out,
               flush=True)  # fmt: skip
         try:
-            run_until_stopped("projector", projector.run)
+            with watched("projector", settings, projector):  # heartbeat and /metrics
+                run_until_stopped("projector", projector.run)
         finally:
             db.close()
     applied = sum(c.applied for c in projector.consumers)

@@ -53,6 +53,7 @@ def _store_choice(given: str | None, settings_url: str) -> StoreChoice:
 @command("reactor", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from workers.app import create_app
+    from workers.health_parts import watched
     from workers.logging import configure_logging
     from workers.reactor.wiring import reactor_for
 
@@ -77,7 +78,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 "dispatching to the effects queue")  # fmt: skip
             print(f"paiju reactor: {reactor.name} from position {reactor.position} of"
                   f" {choice.shown}, {where}", file=out, flush=True)  # fmt: skip
-            run_until_stopped("reactor", reactor.run)
+            with watched("reactor", settings, reactor):  # heartbeat and /metrics
+                run_until_stopped("reactor", reactor.run)
             counts = reactor.counts
             print(f"paiju reactor: stopped at position {reactor.position}; {counts.written}"
                   f" deliveries written, {counts.dispatched} dispatched", file=out)  # fmt: skip

@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @command("timekeeper", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
+    from workers.health_parts import watched
     from workers.logging import configure_logging
     from workers.task import build_service
     from workers.timekeeper import Timekeeper, fire_inline, fire_through_queue
@@ -60,7 +61,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     print(f"paiju timekeeper: firing {args.via} from {shown(settings.store_url)}", file=out,
           flush=True)  # fmt: skip
     try:
-        run_until_stopped("timekeeper", keeper.run)
+        with watched("timekeeper", settings, keeper):  # heartbeat and /metrics
+            run_until_stopped("timekeeper", keeper.run)
     finally:
         store.close()
     print(f"paiju timekeeper: stopped; {keeper.fired} timers fired", file=out)

@@ -56,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from workers.app import create_app
+    from workers.health_parts import watch_worker
     from workers.logging import configure_logging
 
     overrides = {} if args.concurrency is None else {"concurrency": args.concurrency}
@@ -69,6 +70,7 @@ def main(args: argparse.Namespace) -> int:
     # setup_logging signal, and must be JSON lines too.
     configure_logging(args.loglevel or settings.log_level, settings.log_format)
     app = create_app(settings)
+    watch_worker(app, settings)  # metrics of the pool, added up; the worker's heartbeat
     quiet = ["--quiet"] if settings.log_format == "json" else []  # the banner is for people
     argv = [
         *quiet,

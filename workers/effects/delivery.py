@@ -22,6 +22,7 @@ import structlog
 
 from workers.effects.outbox import SENDING, Outbox
 from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signature_header
+from workers.metrics import webhook_result
 
 if TYPE_CHECKING:
     from workers.settings import Settings
@@ -92,11 +93,22 @@ def deliver(
     client: httpx.Client | None = None,
     rng: random.Random | None = None,
 ) -> Result:
-    """Post delivery ``key`` for the claim ``token`` and record the result.
+    """Post delivery ``key`` for the claim ``token`` and record the result (and count it).
 
     ``stale`` when the row is no longer this claim's to send (started by another message of
     the same claim, delivered, set aside, resent, or its lease ran out): nothing is posted,
     so a task the broker delivers twice, even to two workers at once, posts once."""
+    return webhook_result(_deliver(outbox, key, token, config, client, rng))
+
+
+def _deliver(
+    outbox: Outbox,
+    key: str,
+    token: str,
+    config: WebhookConfig,
+    client: httpx.Client | None,
+    rng: random.Random | None,
+) -> Result:
     row = outbox.start(key, token, hold_seconds=2 * config.timeout + 5)
     if row is None:
         return "stale"

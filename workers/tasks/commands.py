@@ -18,6 +18,7 @@ from celery import shared_task
 from events.envelope import Actor
 from services.tables import TableBusyError
 from services.tables.runner import CommandOutcome, record_refusal, run_command
+from workers import metrics
 from workers.logging import correlation_of, get_logger
 from workers.task import PaijuTask
 
@@ -86,6 +87,7 @@ def handle_command(
 
 
 def _logged(outcome: CommandOutcome) -> None:
+    metrics.command_outcome(outcome)  # counted with the task's seconds when the task ends
     if outcome.accepted:
         log.info(
             "command.accepted",
