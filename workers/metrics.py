@@ -11,7 +11,9 @@ The recording calls never raise: a metric that cannot be written must not fail a
     command_outcome(outcome)                             # workers.tasks.commands
     timer_fired(lateness=0.03, fired=True)               # workers.timekeeper
     webhook_result("retry")                              # workers.effects.delivery
-    rate_limit_refused("seat_commands")                  # services.api.limits (rate limits)
+
+Rate-limit refusals are counted where they are decided (``services.api.limits.COUNTS``) and
+read from there when the API is scraped (``services.api.routes_ops``).
 """
 
 from __future__ import annotations
@@ -85,9 +87,6 @@ class Metrics:
         self.webhooks = Counter(
             "paiju_webhook_deliveries", "Webhook delivery attempts by result: delivered, retry"
             " (failed, tried again later), set_aside (failed for the last time), stale", ["result"],
-        )
-        self.refusals = Counter(
-            "paiju_rate_limit_refusals", "Requests refused by a rate limit, by limit", ["limit"],
         )
 
 
@@ -163,9 +162,3 @@ def webhook_result(result: R) -> R:
     """Counts one delivery attempt's result and gives it back (``return webhook_result(...)``)."""
     _quietly(lambda: metrics().webhooks.labels(result).inc())
     return result
-
-
-def rate_limit_refused(limit: str) -> None:
-    """One request refused by the rate limit named ``limit`` (a short fixed name, e.g.
-    ``seat_commands``, ``platform_key``: never a key, token or address)."""
-    _quietly(lambda: metrics().refusals.labels(limit).inc())

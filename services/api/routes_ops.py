@@ -1,8 +1,8 @@
 """Operations: ``/metrics`` (Prometheus), ``/healthz`` (liveness), ``/readyz`` (readiness).
 
-``/metrics`` is what this process recorded (commands, when a worker runs in it; rate-limit
-refusals) and what is read when scraped: queue depth in Redis, open streams, each
-projection's lag behind the store head, timers due. ``/readyz`` is 200 when the store and the
+``/metrics`` is what this process recorded (commands, when a worker runs in it) and what is
+read when scraped: queue depth in Redis, open streams, each projection's lag behind the store
+head, timers due, rate-limit refusals (``limits.COUNTS``). ``/readyz`` is 200 when the store and the
 broker answer, else 503, and reports every part (``workers.health.assess``): its problems
 ("no worker heartbeat for 42 s", "projector points stopped at position …"). None of them
 needs a key: serve them on the operators' network only.
@@ -10,14 +10,18 @@ needs a key: serve them on the operators' network only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CollectorRegistry
+from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.registry import Collector
 from starlette.concurrency import run_in_threadpool
 
 from services.api.context import ApiContext
+from services.api.limits import COUNTS
 from workers import health, metrics_serve
 
 router = APIRouter(tags=["operations"])
@@ -51,12 +55,29 @@ def _streams(ctx: ApiContext) -> metrics_serve.Gauges:
     return metrics_serve.Gauges(read)
 
 
+class _RateLimitCounts(Collector):
+    """The API's rate-limit refusals, counted where they are decided (``limits.COUNTS``)."""
+
+    def collect(self) -> Iterator[Metric]:
+        counts = COUNTS.snapshot()
+        refused = CounterMetricFamily("paiju_rate_limit_refusals", "Requests refused by a rate"
+                                      " limit, by limit", labels=["limit"])  # fmt: skip
+        for limit, count in sorted(dict(counts["refused"]).items()):  # type: ignore[arg-type]
+            refused.add_metric([limit], count)
+        yield refused
+        faults = CounterMetricFamily("paiju_rate_limit_storage_faults", "Times the rate limits'"
+                                     " storage failed (requests let through meanwhile)")  # fmt: skip
+        faults.add_metric([], counts["storage_faults"])  # type: ignore[arg-type]
+        yield faults
+
+
 def registry_of(ctx: ApiContext) -> CollectorRegistry:
     """One per API context, made on the first scrape."""
     registry = getattr(ctx, "_ops_registry", None)
     if registry is None:
         registry = metrics_serve.process_registry(
-            metrics_serve.queue_depth(ctx.settings), _streams(ctx), _store_gauges(ctx)
+            metrics_serve.queue_depth(ctx.settings), _streams(ctx), _store_gauges(ctx),
+            _RateLimitCounts(),
         )
         ctx._ops_registry = registry  # type: ignore[attr-defined]
     return registry

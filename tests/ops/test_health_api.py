@@ -18,7 +18,8 @@ from services.api.context import ApiContext
 from workers.health import assess
 from workers.settings import Settings, load_settings
 
-BEAT = {"heartbeat_seconds": 0.2, "heartbeat_stale_seconds": 2.0}
+BEAT = {"heartbeat_seconds": 0.2, "heartbeat_stale_seconds": 2.0,
+        "api_rate_limit_anonymous": "1000/second"}  # the tests poll /readyz
 
 
 @pytest.fixture
