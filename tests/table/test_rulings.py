@@ -188,7 +188,8 @@ def test_a_seat_about_to_ting_is_not_told_the_bao_by_the_scores_of_its_waits() -
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_seats_rulings_never_depend_on_what_it_may_not_see(variant: str) -> None:
     """Over a hand the bots play, every third state: each seat's rulings are the same when
-    every tile hidden from it is dealt anew (and an unseen 宝, a silent 听, changed)."""
+    every tile hidden from it is dealt anew (and an unseen 宝, a silent 听, changed); and a
+    ruling is given after every event (补花 and kong replacements half done included)."""
     table, _ = open_table(variant)
     seats = lineup("winning")
     rng = random.Random(f"{variant}/rulings")
@@ -197,6 +198,8 @@ def test_a_seats_rulings_never_depend_on_what_it_may_not_see(variant: str) -> No
     for step in range(MAX_COMMANDS_PER_HAND):
         for event in decide(table, command):
             table = evolve(table, event)
+            for viewer in range(4):  # at every point, 补花 and kong replacements included
+                rulings(table, viewer)
         if table.hand_over:
             break
         if step % 3 == 0 and table.hand is not None:

@@ -19,10 +19,12 @@ seat cannot learn from its rulings anything its view does not show.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict
 
 from services.rules import ready as ready_rules
-from services.rules.scoring.base import ScoringError
+from services.rules.scoring.base import ScoringError, Settlement, WinContext
 from services.rules.table import settle
 from services.rules.table.claims import chow_options, claim_readies, kong_keeps_ready, near_ready
 from services.rules.table.options import table_scorer
@@ -30,7 +32,7 @@ from services.rules.table.state import HandState, SeatState, TableState, patch
 from services.rules.table.visibility import ready_announced, sees_bao
 from services.rules.table.walls import replacement_available
 from services.rules.table.winning import is_winning_shape
-from services.rules.tiles import Tile, name
+from services.rules.tiles import Tile, is_flower, name
 from services.rules.variants.base import ReadyMode
 
 NOT_READY = "not 听: this variant wins only after 听 (先听后胡)"
@@ -45,6 +47,7 @@ KONG_LOSES_READY = "the kong would leave the hand unable to 听 (杠后不能听
 NO_REPLACEMENT = "no tile left in the wall to replace a kong (杠)"
 NOT_NEXT_SEAT = "吃 only from the seat before (上家)"
 NOT_NEAR_READY = "吃听/碰听: no discard after the claim lets the seat declare 听"
+UNRULED = ("deal", "setup", "ended")  # no hand in play yet, or no more
 CLAIM_KINDS = ("win", "kong", "pong", "ready_pong", "chi", "ready_chi")
 
 
@@ -113,19 +116,23 @@ def rulings(table: TableState, seat: int) -> Rulings:
     empty = Rulings(table_id=table.table_id, seat=seat, variant=table.variant_id,
                     hand_number=None, step=None, ready=None, waits=[], ready_blockers=[],
                     discards=[], self_drawn=None, bao_draw=None, claims=[])  # fmt: skip
-    if hand is None or not table.opened or hand.step == "ended" or table.hand_over:
+    if hand is None or not table.opened or hand.step in UNRULED or table.hand_over:
         return empty.model_copy(update={"hand_number": hand.number if hand else None,
                                         "step": hand.step if hand else None})  # fmt: skip
     seen = seen_by(table, hand, seat)
     me = seen.seat(seat)
     found = empty.model_copy(update={"hand_number": hand.number, "step": hand.step,
                                      "ready": me.ready})  # fmt: skip
+    if any(is_flower(t) for t in me.hand):
+        return found  # a flower still to be replaced (补花): no hand to rule on yet
     if len(me.hand) % 3 == 1:
         found = found.model_copy(update={
             "waits": _waits(table, seen, seat),
             "ready_blockers": _ready_blockers(table, me) if me.ready is None else [],
             "claims": _claims(table, seen, seat),
         })  # fmt: skip
+    elif len(me.hand) % 3 != 2:
+        return found  # between a kong and its replacement: nothing to rule on yet
     elif me.ready is not None:  # 听 and on its turn: the waits are its concealed tiles'
         found = found.model_copy(update={"waits": _waits(table, _without_drawn(seen, seat), seat)})
     else:
@@ -209,12 +216,24 @@ def _win(
         return WinRuling(discarder=discarder, allowed=False, score=None, blocker=blocker)
     claim = settle.WinClaim(seat, tile, discarder is None, discarder)
     context = settle.win_context(table, hand, claim)
-    try:
-        settled = table_scorer(table.variant_id, dict(table.options))(context)
-    except ScoringError as refused:
-        return WinRuling(discarder=discarder, allowed=False, score=None, blocker=str(refused))
+    settled = _settle(table.variant_id, table.options, context)
+    if isinstance(settled, str):
+        return WinRuling(discarder=discarder, allowed=False, score=None, blocker=settled)
     score = Score(patterns=list(settled.patterns), fan=settled.fan, payments=list(settled.payments))
     return WinRuling(discarder=discarder, allowed=True, score=score, blocker=None)
+
+
+@lru_cache(maxsize=4096)
+def _settle(
+    variant_id: str, options: tuple[tuple[str, bool], ...], context: WinContext
+) -> Settlement | str:
+    """The scorer's settlement, or why it refused the win: remembered, since a client asks
+    again for the same seat's rulings while its hand stays the same (塘沽's scorer, trying every
+    reading of its 混, takes milliseconds a win)."""
+    try:
+        return table_scorer(variant_id, dict(options))(context)
+    except ScoringError as refused:
+        return str(refused)
 
 
 def _win_blocker(
