@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.api import (
     problems,
+    routes_dashboard,
     routes_ops,
     routes_platform,
     routes_reads,
@@ -84,7 +85,7 @@ def create_api(ctx: ApiContext) -> FastAPI:
     ctx.presence = ctx.presence or Presence(ctx)
     problems.install(api)
     routers = (routes_platform, routes_seats, routes_stream, routes_reads, routes_replay,
-               routes_rulings)  # fmt: skip
+               routes_rulings, routes_dashboard)  # fmt: skip
     for module in routers:
         api.include_router(module.router)
     api.include_router(routes_ops.router)  # /metrics, /healthz, /readyz

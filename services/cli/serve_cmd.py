@@ -88,6 +88,11 @@ def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Even
         file=out,
         flush=True,
     )
+    if service.api is not None:
+        from services.api.dashboard_session import where_to_watch
+
+        print(f"paiju serve: {where_to_watch(service.api.ctx, service.api.address, args.demo)}",
+              file=out, flush=True)  # fmt: skip
     try:
         _wait(stop, args.seconds)
     finally:
