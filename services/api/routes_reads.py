@@ -96,7 +96,10 @@ class Reader:
 
 async def reader(credentials: Credentials, ctx: Ctx) -> Reader:
     raw = None if credentials is None else credentials.credentials
-    if raw is not None and raw.startswith(PREFIX):
+    if not raw:
+        raise Problem(401, "Unauthorized", "reads need a platform API key with the 'reads' scope"
+                      " (Authorization: Bearer pk_...) or a table token", {"WWW-Authenticate": "Bearer"})  # fmt: skip
+    if raw.startswith(PREFIX):
         await verify_key(ctx, raw, "reads")
         return Reader(platform=True)
     return Reader(platform=False, token=table_token(credentials, ctx))

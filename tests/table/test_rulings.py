@@ -15,6 +15,7 @@ from services.rules.table.commands import Command, StartHand
 from services.rules.table.legal import legal_commands, seats_to_act
 from services.rules.table.rulings import (
     AFTER_READY,
+    LAST_DRAWS,
     NOT_NEXT_SEAT,
     NOT_READY,
     OPEN_READY_SELF_DRAWN,
@@ -23,8 +24,9 @@ from services.rules.table.rulings import (
 )
 from services.rules.table.state import SeatState, patch
 from services.rules.table.visibility import ready_announced, sees_bao
+from services.rules.table.walls import in_last_draws
 
-from .builders import VARIANTS, Table, tail_for
+from .builders import VARIANTS, Table, draws_at, play_out, tail_for
 
 DEALER = "147p258s369p4s5m6m3m"  # seat 0's quiet tiles; its 14th is the tile it throws first
 
@@ -53,7 +55,9 @@ def pong_by_seat_one(
 
 def waits_of(found: Rulings) -> dict[str, list[list[str]]]:
     """Each wait's patterns: 自摸 first, then a discard from each other seat."""
-    return {w.tile: [win.score.patterns if win.score else [] for win in w.wins] for w in found.waits}
+    return {
+        w.tile: [win.score.patterns if win.score else [] for win in w.wins] for w in found.waits
+    }
 
 
 def test_the_mudanjiang_example_waits_on_1s_and_8m_and_8m_is_kadang() -> None:
@@ -74,7 +78,9 @@ def test_the_mudanjiang_example_waits_on_1s_and_8m_and_8m_is_kadang() -> None:
 
 def test_the_harbin_example_67789m_waits_on_5m_and_8m_so_8m_is_not_kadang() -> None:
     """``001``: 卡当 needs a single wait; 67789m waits on 5m and 8m."""
-    harbin = waits_of(rulings(ready_after_pong("harbin", "67789m11p99s234s7z", "1p", "7z").state, 1))
+    harbin = waits_of(
+        rulings(ready_after_pong("harbin", "67789m11p99s234s7z", "1p", "7z").state, 1)
+    )
     assert sorted(harbin) == ["5m", "8m"]
     assert not any("卡当" in p for patterns in harbin.values() for p in patterns)
     mudanjiang = waits_of(
@@ -128,6 +134,24 @@ def test_a_chi_from_a_seat_not_before_it_names_shangjia() -> None:
     claims = {c.kind: c for c in rulings(table.state, 2).claims}
     assert not claims["chi"].offered and claims["chi"].blocker == NOT_NEXT_SEAT
     assert {c.kind: c for c in rulings(table.state, 3).claims}["pong"].offered
+
+
+def test_in_the_last_draws_a_ready_seat_is_told_it_wins_by_self_draw_only() -> None:
+    """``000``: 荒庄前最后四张牌 are drawn in turn, and their discards are won by nobody."""
+    table = Table("mudanjiang")
+    table.start({0: "147p258s369p4s5m6m8m1m", 1: "23m555p789s11s68p9m", 2: "9s", 3: "9s"},
+                draws=draws_at(d0="8p", d54="7p"), tail=tail_for("mudanjiang"))  # fmt: skip
+    table.discard(0, "1m")
+    table.pass_all(but=[1])
+    table.chow(1, "23m")
+    table.discard(1, "9m", ready="plain")
+    table.pass_all()
+    config = table.state.variant.config
+    play_out(table, until=lambda t: in_last_draws(config, t.hand))
+    (wait,) = rulings(table.state, 1).waits
+    assert wait.tile == "7p" and wait.wins[0].allowed
+    later = [w for w in wait.wins[1:] if w.discarder != table.hand.turn]  # their draws: last ones
+    assert len(later) >= 2 and all(w.blocker == LAST_DRAWS.format(4) for w in later)
 
 
 def test_a_shandong_open_ting_wins_by_self_draw_only() -> None:

@@ -30,7 +30,7 @@ from services.rules.table.claims import chow_options, claim_readies, kong_keeps_
 from services.rules.table.options import table_scorer
 from services.rules.table.state import HandState, SeatState, TableState, patch
 from services.rules.table.visibility import ready_announced, sees_bao
-from services.rules.table.walls import replacement_available
+from services.rules.table.walls import in_last_draws, replacement_available
 from services.rules.table.winning import is_winning_shape
 from services.rules.tiles import Tile, is_flower, name
 from services.rules.variants.base import ReadyMode
@@ -39,6 +39,7 @@ NOT_READY = "not 听: this variant wins only after 听 (先听后胡)"
 OPEN_READY_SELF_DRAWN = "明楼: a seat that showed its hand wins by 自摸 only"
 XIANGGONG = "相公: a seat that discarded a 混 may not win this hand"
 HUN_UNCLAIMABLE = "a discarded 混 is claimed by nobody"
+LAST_DRAWS = "荒庄前最后{}张: the last tiles are drawn for 自摸 only; nobody wins on their discards"
 NOT_WINNING = "the tile does not complete the hand"
 ROBBING_ONLY_WINS = "抢杠: the tile of an 补杠 may only be won on, never claimed"
 AFTER_READY = "after 听 no 吃 or 碰 (听牌后不能吃碰)"
@@ -252,9 +253,19 @@ def _win_blocker(
         return None
     if not self_drawn and not variant.wildcards.discard_claimable(hand, tile):
         return HUN_UNCLAIMABLE
+    if not self_drawn and _thrown_in_last_draws(table, hand, discarder):
+        return LAST_DRAWS.format(variant.config.last_draws_auto)
     if not is_winning_shape(variant.config, me.concealed + (tile,), me.melds, hand.wildcards):
         return NOT_WINNING
     return None
+
+
+def _thrown_in_last_draws(table: TableState, hand: HandState, discarder: int | None) -> bool:
+    """The discarder's tile will be (or is) one of the last draws, thrown for nobody to win on;
+    the seat on turn throws a tile it drew before them unless its own draw was one."""
+    if discarder == hand.turn and hand.step == "discard":
+        return hand.last_draws
+    return in_last_draws(table.variant.config, hand)
 
 
 def _claims(table: TableState, hand: HandState, seat: int) -> list[ClaimRuling]:
