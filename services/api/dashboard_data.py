@@ -1,31 +1,37 @@
 """What the ops dashboard shows, read in one go: a ``Snapshot``.
 
 Tables, rooms, 排行榜, 称号 and penalties are the read models' own queries
-(``workers.projections.queries_*``), so the dashboard shows what the platform's reads show. The
-health of the parts is read from the store's database (short reads, each on an index):
-commands per second (command outcomes recorded between two looks), queue depth (the broker's
-lists in Redis, or the in-process memory transport), timers due and how late the oldest is,
-each projection's lag behind the store's head, and webhook deliveries set aside or retrying.
-Each figure has a state by the thresholds below and says in words what is wrong. A panel whose
-read model cannot be read (no projector ran yet) names why instead of failing the page.
+(``workers.projections.queries_*``), so the dashboard shows what the platform's reads show; the
+health of the parts is ``services.api.dashboard_health``'s figures. A panel whose read model
+cannot be read (no projector ran yet) names why instead of failing the page. ``Dashboard``
+keeps one snapshot an API process shares among its viewers.
 """
 
 from __future__ import annotations
 
-import collections
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
-from events.store import parse_store_url
 from events.store.base import EventStore
+from services.api.dashboard_health import (
+    PARTS_SECONDS,
+    CommandRate,
+    Figure,
+    StoreLook,
+    lag_figure,
+    parts_figure,
+    queue_figure,
+    timer_figure,
+    webhook_figure,
+)
 from services.rules.variants import VARIANTS
-from workers.projections import catalog, operations, queries_boards, queries_tables
+from workers import health, metrics_serve
+from workers.projections import operations, queries_boards, queries_tables
 from workers.projections.db import ProjectionDB
 from workers.projections.leaderboards import BOARDS, Leaderboards
 from workers.projections.levels import LEVELS, Levels
@@ -34,26 +40,9 @@ from workers.projections.queries import ReadModelBehind, View, paged, query
 from workers.projections.queries_boards import Level, PenaltyRecord
 from workers.projections.queries_tables import LiveTable, Room
 from workers.projections.sql import table_name
-from workers.queues import QueueNames
 from workers.settings import Settings
 
-State = Literal["ok", "warn", "red", "unknown"]
 TABLES_SHOWN, BOARDS_SHOWN, BOARD_LINES, TITLES_SHOWN, PENALTIES_SHOWN = 50, 6, 5, 3, 10
-# Thresholds (docs/operations.md, "Dashboard", says what to do when each is passed)
-QUEUE_WARN, QUEUE_RED = 100, 1000  # commands waiting for a worker
-TIMER_LATE_WARN, TIMER_LATE_RED = 1.0, 5.0  # seconds the oldest due timer is late
-LAG_WARN, LAG_RED = 100, 1000  # positions a projection's live build is behind the head
-RATE_WINDOW = 10.0  # seconds over which commands per second are counted
-
-
-class Figure(BaseModel):
-    """One figure of the health panel: its value as shown, its state, and why."""
-
-    key: str
-    label: str
-    value: str
-    state: State
-    detail: str = ""
 
 
 class BoardLine(BaseModel):
@@ -166,138 +155,6 @@ def recent_penalties(db: ProjectionDB, count: int = PENALTIES_SHOWN) -> list[Pen
     return query(db, Penalties(), answer)
 
 
-# -- the health of the parts --------------------------------------------------------------------
-class StoreLook:
-    """Short reads on the store's database, on a connection of their own for each look."""
-
-    def __init__(self, url: str) -> None:
-        self.where = parse_store_url(url)
-        self.sqlite = self.where.backend == "sqlite"
-
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        if self.sqlite:
-            conn = sqlite3.connect(f"file:{self.where.path}?mode=ro", uri=True, timeout=2)
-            try:
-                return conn.execute(sql, tuple(params)).fetchall()
-            finally:
-                conn.close()
-        import psycopg
-
-        quoted = '"' + self.where.schema.replace('"', '""') + '"'
-        with psycopg.connect(self.where.conninfo, autocommit=True, connect_timeout=2,
-                             options=f"-c search_path={quoted} -c statement_timeout=2000"
-                             ) as pg:  # fmt: skip
-            return list(pg.execute(sql.replace("?", "%s"), tuple(params)).fetchall())
-
-
-class CommandRate:
-    """Commands per second from the outcomes' ``sequence`` at successive looks (an index read,
-    never a count of the table), over the last ``RATE_WINDOW`` seconds."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self.samples: collections.deque[tuple[float, int]] = collections.deque(maxlen=64)
-
-    def figure(self, look: StoreLook) -> Figure:
-        ((last,),) = look.rows("SELECT max(sequence) FROM command_outcomes")
-        now, last = self.clock(), int(last or 0)
-        self.samples.append((now, last))
-        while len(self.samples) > 2 and now - self.samples[1][0] >= RATE_WINDOW:
-            self.samples.popleft()
-        first_at, first = self.samples[0]
-        if now - first_at <= 0:
-            return Figure(key="commands", label="commands per second", value="…", state="unknown",
-                          detail="measured from the second look on")  # fmt: skip
-        counts = dict(look.rows("SELECT status, count(*) FROM command_outcomes WHERE sequence > ?"
-                                " GROUP BY status", (first,)))  # fmt: skip
-        rate = (last - first) / (now - first_at)
-        refused = int(counts.get("refused", 0))
-        detail = f"{refused} of {last - first} refused in the last {now - first_at:.0f} s"
-        return Figure(key="commands", label="commands per second", value=f"{rate:.1f}",
-                      state="ok", detail=detail)  # fmt: skip
-
-
-def queue_depths(settings: Settings) -> dict[str, int] | None:
-    """Messages waiting in each queue: Redis's lists, or this process's memory transport
-    (None: a memory:// broker in another process, which no one else can see)."""
-    if settings.embedded:
-        from kombu.transport import memory
-
-        queues: dict[str, Any] = memory.Channel.queues
-        return {q.value: sum(v.qsize() for k, v in list(queues.items()) if k == q.value)
-                for q in QueueNames}  # fmt: skip
-    import redis
-
-    client = redis.Redis.from_url(settings.broker_url, socket_timeout=1, socket_connect_timeout=1)
-    try:
-        with client.pipeline(transaction=False) as pipe:
-            for q in QueueNames:  # kombu keeps priorities 3, 6, 9 in lists of their own
-                for suffix in ("", "\x06\x163", "\x06\x166", "\x06\x169"):
-                    pipe.llen(f"{settings.key_prefix}{q.value}{suffix}")
-            counts = pipe.execute()
-    finally:
-        client.close()
-    return {q.value: sum(counts[n * 4:(n + 1) * 4]) for n, q in enumerate(QueueNames)}
-
-
-def queue_figure(depths: dict[str, int] | None) -> Figure:
-    if depths is None:
-        return Figure(key="queue", label="queue depth", value="–", state="unknown",
-                      detail="the memory:// broker of another process")  # fmt: skip
-    waiting = depths.get(QueueNames.commands.value, 0)
-    state: State = "red" if waiting >= QUEUE_RED else "warn" if waiting >= QUEUE_WARN else "ok"
-    detail = ", ".join(f"{name} {n}" for name, n in depths.items())
-    return Figure(key="queue", label="queue depth", value=str(waiting), state=state, detail=detail)
-
-
-def timer_figure(look: StoreLook, now: float | None = None) -> Figure:
-    """Timers past their due time (a timekeeper fires each within milliseconds) and how late
-    the oldest of them is."""
-    if look.sqlite:
-        moment = time.time() if now is None else now
-        ((due, late),) = look.rows("SELECT count(*), ? - min(due_at) FROM timers WHERE due_at <= ?",
-                                   (moment, moment))  # fmt: skip
-    else:
-        ((due, late),) = look.rows("SELECT count(*), EXTRACT(EPOCH FROM now() - min(due_at))"
-                                   " FROM timers WHERE due_at <= now()")  # fmt: skip
-    late = float(late or 0.0)
-    state: State = ("red" if late >= TIMER_LATE_RED else "warn" if late >= TIMER_LATE_WARN
-                    else "ok")  # fmt: skip
-    detail = f"{due} due, the oldest {late:.1f} s late" if due else "none due"
-    return Figure(key="timers", label="timer lateness", value=f"{late:.1f} s", state=state,
-                  detail=detail)  # fmt: skip
-
-
-def lag_figure(db: ProjectionDB, store: EventStore) -> Figure:
-    """The most any projection's live build is behind the store's head; stopped ones named."""
-    found = operations.status(db, store, catalog.ALL)
-    stopped = [s.name for s in found if s.state in ("stopped", "not built")]
-    lags = [s.lag for s in found if s.lag is not None]
-    worst = max(lags, default=0)
-    state: State = "red" if stopped or worst >= LAG_RED else "warn" if worst >= LAG_WARN else "ok"
-    behind = [f"{s.name} {s.lag}" for s in found if s.lag]
-    detail = "; ".join(([f"stopped or not built: {', '.join(stopped)}"] if stopped else [])
-                       + ([f"behind: {', '.join(behind)}"] if behind else [])) or "all caught up"  # fmt: skip
-    return Figure(key="lag", label="projector lag", value=str(worst), state=state, detail=detail)
-
-
-def webhook_figure(look: StoreLook) -> Figure:
-    """Deliveries set aside (failed for the last time: ``paiju webhooks``) and retrying (on
-    the outbox's partial indexes)."""
-    ((aside,),) = look.rows("SELECT count(*) FROM webhook_deliveries WHERE status = 'set_aside'")
-    ((retrying,),) = look.rows("SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'"
-                               " AND attempts > 0")  # fmt: skip
-    last = look.rows("SELECT event_type, last_status, last_error FROM webhook_deliveries"
-                     " WHERE status = 'set_aside' ORDER BY position DESC LIMIT 1")  # fmt: skip
-    state: State = "red" if aside else "warn" if retrying else "ok"
-    detail = f"{aside} set aside, {retrying} retrying"
-    if last:
-        kind, status, error = last[0]
-        detail += f"; last set aside: {kind} ({status or 'no answer'}: {error or ''})"
-    return Figure(key="webhooks", label="webhook failures", value=str(aside), state=state,
-                  detail=detail)  # fmt: skip
-
-
 # -- the snapshot -------------------------------------------------------------------------------
 class Dashboard:
     """One per API process: the snapshot every viewer shares, read again when the store's head
@@ -307,6 +164,8 @@ class Dashboard:
                  fresh: float = 0.25, stale: float = 1.0) -> None:  # fmt: skip
         self.settings, self.store, self.db = settings, store, db
         self.look, self.rate = StoreLook(settings.store_url), CommandRate()
+        self.redis_gauge = None if settings.embedded else metrics_serve.queue_depth(settings)
+        self._parts: tuple[float, Figure] | None = None
         self.fresh, self.stale = fresh, stale
         self._lock = threading.Lock()
         self._last: tuple[float, Snapshot] | None = None
@@ -324,6 +183,12 @@ class Dashboard:
     def _head(self) -> int:
         return operations.head_of(self.store)
 
+    def parts(self) -> Figure:
+        """``parts_figure``, read again every ``PARTS_SECONDS`` (a few reads each time)."""
+        if self._parts is None or time.monotonic() - self._parts[0] >= PARTS_SECONDS:
+            self._parts = (time.monotonic(), parts_figure(health.assess(self.settings)))
+        return self._parts[1]
+
     def read(self, now: datetime) -> Snapshot:
         db, problems = self.db(), {}
 
@@ -339,7 +204,8 @@ class Dashboard:
         tables = panel("tables", lambda: queries_tables.live_tables(db, size=TABLES_SHOWN), None)
         figures = [
             panel("commands", lambda: self.rate.figure(self.look), None),
-            panel("queue", lambda: queue_figure(queue_depths(self.settings)), None),
+            panel("parts", self.parts, None),
+            panel("queue", lambda: queue_figure(self.settings, self.redis_gauge), None),
             panel("timers", lambda: timer_figure(self.look), None),
             panel("lag", lambda: lag_figure(db, self.store), None),
             panel("webhooks", lambda: webhook_figure(self.look), None),

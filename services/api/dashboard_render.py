@@ -130,7 +130,8 @@ def figure(f: Figure) -> str:
 
 
 def health_panel(s: Snapshot) -> str:
-    failed = [k for k in ("commands", "queue", "timers", "lag", "webhooks") if k in s.problems]
+    failed = [k for k in ("parts", "commands", "queue", "timers", "lag", "webhooks")
+              if k in s.problems]
     cards = "".join(figure(f) for f in s.health)
     cards += "".join(figure(Figure(key=k, label=k, value="?", state="unknown",
                                    detail=s.problems[k])) for k in failed)  # fmt: skip

@@ -8,6 +8,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -20,9 +21,11 @@ from events.outcomes import CommandOutcome
 from events.presence import AutoplayRequested, PenaltyAdjudicated, SeatDisconnected
 from events.store import open_store
 from events.store.base import EventStore
-from services.api import dashboard_data as data
+from services.api import dashboard_health as checks
 from services.api import dashboard_render as render
-from services.api.dashboard_data import Dashboard, StoreLook
+from services.api.dashboard_data import Dashboard
+from services.api.dashboard_health import StoreLook
+from workers import health
 from workers.effects.outbox import SENDING, NewDelivery, open_outbox
 from workers.settings import load_settings
 
@@ -125,7 +128,7 @@ def test_the_lag_is_how_far_the_furthest_behind_projection_is_from_the_head(
     t = a_dealt_table(store)
     db = caught_up(store, url)
     t.given(AutoplayRequested(seat=1), AutoplayRequested(seat=3))  # two events, not projected
-    lag = data.lag_figure(db, store)
+    lag = checks.lag_figure(db, store)
     assert (lag.value, lag.state) == ("2", "ok")
     assert "behind: points 2" in lag.detail
 
@@ -148,12 +151,12 @@ def test_timers_past_due_are_counted_and_red_once_the_oldest_is_five_seconds_lat
     url: str, store: EventStore
 ) -> None:
     look = StoreLook(url)
-    assert data.timer_figure(look).detail == "none due"
+    assert checks.timer_figure(look).detail == "none due"
     add_timer(url, "t1", time.time() - 0.5)
-    assert data.timer_figure(look).state == "ok"
+    assert checks.timer_figure(look).state == "ok"
     add_timer(url, "t2", time.time() + 60)  # not due yet
     add_timer(url, "t3", time.time() - 6)
-    figure = data.timer_figure(look)
+    figure = checks.timer_figure(look)
     assert figure.state == "red" and figure.detail.startswith("2 due, the oldest 6.")
 
 
@@ -163,16 +166,16 @@ def test_a_webhook_delivery_set_aside_is_red_and_one_retrying_is_a_warning(
     outbox = open_outbox(url)
     try:
         look = StoreLook(url)
-        assert data.webhook_figure(look).state == "ok"
+        assert checks.webhook_figure(look).state == "ok"
         assert outbox.checkpoint("platform") == 0
         assert outbox.advance("platform", 0, 2, [NewDelivery("k1", 1, "t1", "hand_settled", b"{}"),
                                           NewDelivery("k2", 2, "t1", "hand_settled", b"{}")])  # fmt: skip
         first, second = sorted(outbox.claim_due(10, 30), key=lambda c: c.key)
         assert outbox.start(first.key, first.token, 30) and outbox.start(second.key, second.token, 30)
         outbox.failed("k2", second.token + SENDING, 503, "unavailable", retry_in=60)
-        assert data.webhook_figure(look).state == "warn"
+        assert checks.webhook_figure(look).state == "warn"
         outbox.failed("k1", first.token + SENDING, 500, "boom", retry_in=None)
-        figure = data.webhook_figure(look)
+        figure = checks.webhook_figure(look)
         assert (figure.value, figure.state) == ("1", "red")
         assert figure.detail == "1 set aside, 1 retrying; last set aside: hand_settled (500: boom)"
     finally:
@@ -183,7 +186,7 @@ def test_commands_per_second_count_the_outcomes_recorded_between_two_looks(
     url: str, store: EventStore
 ) -> None:
     clock = [100.0]
-    rate, look = data.CommandRate(lambda: clock[0]), StoreLook(url)
+    rate, look = checks.CommandRate(lambda: clock[0]), StoreLook(url)
     assert rate.figure(look).state == "unknown"  # one look: no rate yet
     for n in range(20):
         store.record_outcome(CommandOutcome(  # type: ignore[attr-defined]
@@ -195,9 +198,9 @@ def test_commands_per_second_count_the_outcomes_recorded_between_two_looks(
 
 
 def test_the_queue_is_red_past_a_thousand_commands_waiting_and_redis_lists_are_counted() -> None:
-    assert data.queue_figure({"commands": 1000, "effects": 0}).state == "red"
-    assert data.queue_figure({"commands": 100}).state == "warn"
-    assert data.queue_figure(None).state == "unknown"
+    assert checks.depth_figure({"commands": 1000, "effects": 0}).state == "red"
+    assert checks.depth_figure({"commands": 100}).state == "warn"
+    assert checks.depth_figure(None).state == "unknown"
     prefix = f"paiju-dash-{time.time_ns()}:"
     client = redis.Redis(host="127.0.0.1", port=6379)
     try:
@@ -205,8 +208,21 @@ def test_the_queue_is_red_past_a_thousand_commands_waiting_and_redis_lists_are_c
         client.rpush(f"{prefix}commands\x06\x163", "c")  # kombu's priority 3 list
         client.rpush(f"{prefix}effects", "d")
         settings = load_settings(broker_url="redis://127.0.0.1:6379/0", key_prefix=prefix)
-        assert data.queue_depths(settings) == {"commands": 3, "effects": 1, "maintenance": 0}
+        assert checks.queue_depths(settings) == {"commands": 3, "effects": 1, "maintenance": 0}
+        assert checks.queue_figure(settings).detail == "commands 3, effects 1, maintenance 0"
     finally:
         for key in client.keys(f"{prefix}*"):
             client.delete(key)
         client.close()
+
+
+def test_a_broker_that_does_not_answer_makes_the_queue_and_the_parts_red(tmp_path: Path) -> None:
+    away = load_settings(broker_url="redis://127.0.0.1:1/0", store_url=f"sqlite:///{tmp_path}/s")
+    open_store(away.store_url).close()
+    queue = checks.queue_figure(away)
+    assert (queue.state, queue.value) == ("red", "?") and "broker unreachable" in queue.detail
+    parts = checks.parts_figure(health.assess(away))
+    assert parts.state == "red" and parts.detail.startswith("broker: broker unreachable")
+    here = checks.parts_figure(health.assess(load_settings(store_url=away.store_url)))
+    assert (here.state, here.detail) == ("ok", "store and broker ok; no part has written a"
+                                               " heartbeat here")  # fmt: skip
