@@ -130,10 +130,17 @@ class MetricsServer:
 
 
 def serve_metrics(settings: Settings, *read: Collector) -> MetricsServer | None:
-    """This process's ``/metrics``, if ``PAIJU_METRICS_PORT`` is set (None otherwise)."""
+    """This process's ``/metrics``, if ``PAIJU_METRICS_PORT`` is set (None otherwise). A port
+    another process holds (every part of ``paiju serve`` is given the same environment) costs
+    this part its metrics, never its work: it is logged, and the part runs on."""
     if settings.metrics_port is None:
         return None
-    return MetricsServer(settings, process_registry(*read))
+    try:
+        return MetricsServer(settings, process_registry(*read))
+    except OSError as error:
+        log.error("metrics.not_served", host=settings.metrics_host, port=settings.metrics_port,
+                  error=str(error))  # fmt: skip
+        return None
 
 
 def remove_dir(path: Path) -> None:

@@ -70,3 +70,18 @@ def _claim(outbox: object) -> list[object]:
             return list(claims)
         time.sleep(0.01)
     raise AssertionError("no delivery fell due")
+
+
+def test_a_part_whose_metrics_port_is_taken_runs_on_without_metrics(store_url: str) -> None:
+    from ops_kit import free_port, scrape
+
+    from workers.metrics_serve import serve_metrics
+
+    settings = load_settings(store_url=store_url, metrics_port=free_port())
+    first = serve_metrics(settings)
+    assert first is not None
+    try:
+        assert serve_metrics(settings) is None  # the same port: refused, logged, not raised
+        assert scrape(first.address).startswith("# HELP")
+    finally:
+        first.stop()
