@@ -78,3 +78,20 @@ def test_an_operator_signs_in_and_watches_the_bots_turns_move(service: Embedded,
         expect(page.locator("#boards .board").first).to_be_visible(timeout=120 * MS)
         expect(page.locator("#tables .badge.autoplay").first).to_be_visible(timeout=60 * MS)
         page.screenshot(path=shot, full_page=True)
+
+
+def test_the_demos_link_signs_in_by_itself_and_leaves_no_key_in_the_address(
+    service: Embedded, page: Page
+) -> None:
+    from services.api.dashboard_session import where_to_watch
+
+    assert service.api is not None
+    page.goto("about:blank")  # else the link is the same page with a new fragment: no load
+    page.context.clear_cookies()
+    link = where_to_watch(service.api.ctx, service.api.address, demo=True).split()[2]
+    page.goto(link)
+    expect(page.locator("#live")).to_have_attribute("data-live", "live")
+    expect(page.locator("header")).to_contain_text("signed in as paiju serve --demo: dashboard")
+    assert "pk_" not in page.url and page.url.endswith("/ops/dashboard")
+    page.click("text=sign out")
+    expect(page.locator("#signin")).to_be_visible()
