@@ -10,6 +10,8 @@ Routes (v1):
   ``GET /v1/tables/{t}/seats/{s}/events`` (SSE; ``?access_token=`` too);
 - any table token: ``GET /v1/tables/{t}/view``; ``GET /v1/commands/{id}`` (the sender's token
   or a ``tables`` key).
+Pages for operators of the whole service (an ``operator`` key): the live dashboard at
+``/ops/dashboard`` (``routes_dashboard``; its stream ``/ops/dashboard/events``).
 The API never decides a rule: it checks who asks, enqueues commands for the workers and reads
 the store through the table service.
 """
