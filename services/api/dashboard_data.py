@@ -180,6 +180,9 @@ class Dashboard:
             self._last = (time.monotonic(), found)
             return found
 
+    def close(self) -> None:
+        self.look.close()
+
     def _head(self) -> int:
         return operations.head_of(self.store)
 

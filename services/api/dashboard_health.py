@@ -17,7 +17,9 @@ docs/operations.md ("Dashboard") says what each means and what to do when it is 
 from __future__ import annotations
 
 import collections
+import contextlib
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -51,11 +53,15 @@ class Figure(BaseModel):
 
 
 class StoreLook:
-    """Short reads on the store's database, on a connection of their own for each look."""
+    """Short reads on the store's database: SQLite on a read-only connection for each read;
+    PostgreSQL on one connection of its own (2 s statement timeout), made again after an
+    error, so a snapshot a second does not open a connection for each of its reads."""
 
     def __init__(self, url: str) -> None:
         self.where = parse_store_url(url)
         self.sqlite = self.where.backend == "sqlite"
+        self._pg: Any = None
+        self._lock = threading.Lock()
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         if self.sqlite:
@@ -64,13 +70,29 @@ class StoreLook:
                 return conn.execute(sql, tuple(params)).fetchall()
             finally:
                 conn.close()
-        import psycopg
+        with self._lock:
+            try:
+                return list(self._connection().execute(sql.replace("?", "%s"),
+                                                       tuple(params)).fetchall())  # fmt: skip
+            except Exception:
+                self.close()  # a connection that failed once is not trusted again
+                raise
 
-        quoted = '"' + self.where.schema.replace('"', '""') + '"'
-        with psycopg.connect(self.where.conninfo, autocommit=True, connect_timeout=2,
-                             options=f"-c search_path={quoted} -c statement_timeout=2000"
-                             ) as pg:  # fmt: skip
-            return list(pg.execute(sql.replace("?", "%s"), tuple(params)).fetchall())
+    def _connection(self) -> Any:
+        if self._pg is None or self._pg.closed:
+            import psycopg
+
+            quoted = '"' + self.where.schema.replace('"', '""') + '"'
+            self._pg = psycopg.connect(
+                self.where.conninfo, autocommit=True, connect_timeout=2,
+                options=f"-c search_path={quoted} -c statement_timeout=2000")  # fmt: skip
+        return self._pg
+
+    def close(self) -> None:
+        if self._pg is not None:
+            with contextlib.suppress(Exception):
+                self._pg.close()
+            self._pg = None
 
 
 class CommandRate:

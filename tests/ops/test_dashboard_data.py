@@ -226,3 +226,18 @@ def test_a_broker_that_does_not_answer_makes_the_queue_and_the_parts_red(tmp_pat
     here = checks.parts_figure(health.assess(load_settings(store_url=away.store_url)))
     assert (here.state, here.detail) == ("ok", "store and broker ok; no part has written a"
                                                " heartbeat here")  # fmt: skip
+
+
+def test_a_look_whose_postgresql_connection_was_cut_reads_on_a_new_one_after_one_failure() -> None:
+    with fresh_schema("dashboard") as schema:
+        url = f"{PG_URL}?schema={schema}"
+        open_store(url).close()
+        look = StoreLook(url)
+        ((pid,),) = look.rows("SELECT pg_backend_pid()")
+        assert look.rows("SELECT pg_backend_pid()") == [(pid,)]  # one connection kept
+        with psycopg.connect(look.where.conninfo, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(psycopg.Error):
+            look.rows("SELECT 1")
+        assert look.rows("SELECT 1") == [(1,)]
+        look.close()
