@@ -9,7 +9,8 @@ list of live tables, rooms and a table's penalties are the platform's (an API ke
 
 Read-your-writes: ``min_position`` (a command outcome's ``last_position``) waits at most
 ``wait`` seconds for the read model to reach it; a read model still behind then (or stopped,
-or never built) answers 503 with ``Retry-After``, naming how far behind it is.
+or never built) answers 503 with ``Retry-After``, naming how far behind it is. A position
+beyond the store's last is a 422 at once: no write has it, so waiting would not bring it.
 """
 
 from __future__ import annotations
@@ -113,6 +114,10 @@ def _read(ctx: ApiContext, projection: Projection, min_position: int | None, wai
     """``call`` on the read models once ``projection`` has reached ``min_position``."""
     db = ctx.read_models()
     if min_position is not None:
+        head: int = ctx.store.last_position()  # type: ignore[attr-defined]
+        if min_position > head:  # no write has it: waiting would not bring it
+            raise QueryError(f"min_position {min_position} is beyond the store's last position"
+                             f" {head}: no write has reached it yet")  # fmt: skip
         wait_for(db, projection, min_position, wait)
     return call(db, *args, min_position=min_position, **kwargs)
 

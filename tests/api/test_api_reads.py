@@ -123,6 +123,15 @@ async def test_a_read_model_behind_min_position_is_a_503_then_reads_the_write(
     assert fresh.status_code == 200 and fresh.json()["last_position"] == head, fresh.text
 
 
+async def test_a_min_position_beyond_the_stores_last_is_refused_at_once(
+    api: Api, client: httpx.AsyncClient, played: dict[str, object], reads_key: dict[str, str]
+) -> None:
+    head = api.ctx.store.last_position()  # type: ignore[attr-defined]
+    found = await client.get("/v1/reads/players/ann/points", headers=reads_key,
+                             params={"min_position": head + 1, "wait": 10})  # fmt: skip
+    assert found.status_code == 422 and f"last position {head}" in found.json()["detail"]
+
+
 async def test_a_key_without_the_reads_scope_is_refused(
     api: Api, client: httpx.AsyncClient, played: dict[str, object]
 ) -> None:
