@@ -9,6 +9,7 @@ same command: the first outcome answers every copy.
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from fastapi import Depends, Header
 from fastapi.responses import JSONResponse
@@ -62,7 +63,8 @@ def expected_version(
 
 
 def outcome_url(command_id: str) -> str:
-    return f"/v1/commands/{command_id}"
+    # Percent-encoded: an id may be any text, and a header (Location) holds only latin-1.
+    return f"/v1/commands/{quote(command_id, safe='')}"
 
 
 def answer(outcome: CommandOutcome | None, command_id: str) -> JSONResponse:

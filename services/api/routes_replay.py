@@ -160,7 +160,8 @@ def _export(ctx: ApiContext, table_id: str) -> str:
 
 
 @router.get("/v1/ops/replay/tables/{table_id}/export", dependencies=[OperatorOf],
-            response_class=PlainTextResponse, summary="The table as `paiju export` writes it")  # fmt: skip
+            response_class=PlainTextResponse, summary="The table as `paiju export` writes it",
+            responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}}}})  # fmt: skip
 async def export(table_id: TableId, ctx: Ctx) -> PlainTextResponse:
     body = await run_in_threadpool(_export, ctx, table_id)
     return PlainTextResponse(body, media_type="application/x-ndjson", headers={
