@@ -72,7 +72,8 @@ def sign_in_page(status: int, message: str = "") -> HTMLResponse:
     return HTMLResponse(body, status_code=status)
 
 
-@router.get("", response_class=HTMLResponse, summary="The ops dashboard (operators)")
+@router.get("", response_class=HTMLResponse, summary="The ops dashboard (operators)",
+            include_in_schema=False)  # a page for a browser, as /ops/replay
 async def page(request: Request, ctx: Ctx, board: Board) -> HTMLResponse:
     try:
         who = await dashboard_session.check(ctx, dashboard_session.credential(request))
@@ -88,7 +89,8 @@ async def page(request: Request, ctx: Ctx, board: Board) -> HTMLResponse:
     return HTMLResponse(body, headers={"Cache-Control": "no-store"})
 
 
-@router.post("/session", summary="Sign in with an operator API key (form field key)")
+@router.post("/session", summary="Sign in with an operator API key (form field key)",
+             include_in_schema=False)  # answers the page or a redirect
 async def session(request: Request, ctx: Ctx) -> Response:
     body = await request.body()
     key = (parse_qs(body.decode("utf-8", "replace")).get("key") or [""])[0].strip()
@@ -103,7 +105,7 @@ async def session(request: Request, ctx: Ctx) -> Response:
     return done
 
 
-@router.post("/session/end", summary="Sign out of the dashboard")
+@router.post("/session/end", summary="Sign out of the dashboard", include_in_schema=False)
 async def session_end() -> Response:
     done = RedirectResponse(dashboard_session.PATH, status_code=303)
     done.delete_cookie(dashboard_session.COOKIE, path=dashboard_session.PATH)

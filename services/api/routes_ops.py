@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.registry import Collector
@@ -83,7 +83,8 @@ def registry_of(ctx: ApiContext) -> CollectorRegistry:
     return registry
 
 
-@router.get("/metrics", summary="Prometheus metrics of this process and the service")
+@router.get("/metrics", summary="Prometheus metrics of this process and the service",
+            response_class=PlainTextResponse)  # fmt: skip
 async def metrics(request: Request) -> Response:
     ctx: ApiContext = request.app.state.context
     body = await run_in_threadpool(metrics_serve.exposition, registry_of(ctx))
