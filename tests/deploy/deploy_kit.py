@@ -25,6 +25,14 @@ OPERATOR_ENV = {
     "PAIJU_WEBHOOK_URL": "https://platform.example.invalid/hook",
     "PAIJU_WEBHOOK_SECRET": "w" * 24,
 }
+# What an operator puts in the Secret, in place of its placeholders.
+OPERATOR_SECRET = {
+    "PAIJU_STORE_URL": "postgresql://paiju:a-strong-password@db.internal:5432/paiju",
+    "PAIJU_SNAPSHOT_KEY": OPERATOR_ENV["PAIJU_SNAPSHOT_KEY"],
+    "PAIJU_API_TOKEN_SECRET": OPERATOR_ENV["PAIJU_API_TOKEN_SECRET"],
+    "PAIJU_API_KEY_PEPPER": OPERATOR_ENV["PAIJU_API_KEY_PEPPER"],
+    "PAIJU_WEBHOOK_SECRET": OPERATOR_ENV["PAIJU_WEBHOOK_SECRET"],
+}
 _VARIABLE = re.compile(r"\$\{(?P<name>[A-Z0-9_]+)(?:(?P<op>:\?|:-)(?P<word>[^}]*))?\}")
 
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 import redis
 from deploy_kit import (
-    OPERATOR_ENV,
+    OPERATOR_SECRET,
     compose,
     compose_env,
     k8s_env,
@@ -38,14 +38,6 @@ from workers.serve import parts
 from workers.settings import PREFIX, Settings, load_settings
 
 REDIS = "redis://127.0.0.1:6379/0"
-# What an operator puts in the Secret, in place of its placeholders.
-OPERATOR_SECRET = {
-    "PAIJU_STORE_URL": "postgresql://paiju:a-strong-password@db.internal:5432/paiju",
-    "PAIJU_SNAPSHOT_KEY": OPERATOR_ENV["PAIJU_SNAPSHOT_KEY"],
-    "PAIJU_API_TOKEN_SECRET": OPERATOR_ENV["PAIJU_API_TOKEN_SECRET"],
-    "PAIJU_API_KEY_PEPPER": OPERATOR_ENV["PAIJU_API_KEY_PEPPER"],
-    "PAIJU_WEBHOOK_SECRET": OPERATOR_ENV["PAIJU_WEBHOOK_SECRET"],
-}
 
 
 def setting_variables() -> set[str]:

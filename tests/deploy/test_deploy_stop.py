@@ -22,9 +22,8 @@ from contextlib import suppress
 import httpx
 import pytest
 import redis
-from deploy_kit import k8s_env, paiju_containers, pod_specs
+from deploy_kit import OPERATOR_SECRET, k8s_env, paiju_containers, pod_specs
 from pg_reset import fresh_schema
-from test_deploy_consistency import OPERATOR_SECRET
 
 from workers.settings import PREFIX
 
