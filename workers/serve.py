@@ -7,27 +7,34 @@ process, which loses no command a caller was told about (outcomes are in the sto
 that got none sends it again).
 
 With a broker other processes reach (``redis://``), the same parts run as separate OS
-processes (``paiju worker``, ``paiju timekeeper``, ``paiju projector``, ``paiju reactor``),
-any number of each, restarted when one exits: what the store and the leases make safe is
-exactly that any of them may die at any moment.
+processes (``paiju api``, ``paiju worker``, ``paiju timekeeper``, ``paiju projector``,
+``paiju reactor``), any number of each, restarted when one exits: what the store and the
+leases make safe is exactly that any of them may die at any moment. The API processes listen
+on ports of their own (one each, chosen before they start, so a restarted one comes back where
+it was) and share one token secret, so a seat token minted by one is good at every other.
+
+The demo (``--demo``) is ``paiju demo``'s client in a thread: it plays over the API only, with
+a key this process creates for it in the store and revokes when it stops.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import secrets
+import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
 import structlog
 
 from events.store import open_store
-from services.demo.driver import Demo
-from services.rules.table.commands import Command
+from services.demo.http_demo import HttpDemo, Plan
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
 from workers.projections.runner import Projector
@@ -47,6 +54,8 @@ class Embedded:
     out: TextIO = sys.stdout
     demo_tables: int = 0
     demo_pace: float = 0.3
+    demo_hands: int | None = None  # per table; None: until stopped
+    demo_idle_seat: int | None = 3
     with_api: bool = True
     stop: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
@@ -68,20 +77,23 @@ class Embedded:
             from services.api.run import RunningApi
 
             self.api = RunningApi(self.settings, app=self.app, any_port_if_taken=True).__enter__()
+        self.demo: HttpDemo | None = None
+        self.demo_key: str | None = None
         if self.demo_tables:
-            self.demo = Demo(
-                self.store,
-                self.send,
-                self.out,
-                tables=self.demo_tables,
-                timing=self.settings.default_timing() or None,
-            )
-            self._thread("demo", lambda stop: self.demo.run(stop, self.demo_pace))
+            if self.api is None:
+                raise ValueError("the demo plays over the API: start it with the API")
+            made = self.api.ctx.keys.create(["tables", "tokens"], "paiju serve --demo")
+            self.demo_key = made.key.key_id
+            self.demo = HttpDemo(self.api.address, made.token, demo_plan(self), self.out)
+            self._thread("demo", self._play_demo)
 
-    def send(self, table_id: str, command: Command, command_id: str) -> None:
-        from workers.client import submit
-
-        submit(self.app, table_id, command, command_id=command_id)
+    def _play_demo(self, stop: threading.Event) -> None:
+        assert self.demo is not None
+        try:
+            asyncio.run(self.demo.run(stop))
+        except Exception as error:  # the demo's end is printed; the service goes on
+            print(f"paiju serve: the demo stopped: {error}", file=self.out, flush=True)
+            log.warning("serve.demo_failed", error=str(error))
 
     def _thread(self, name: str, run: Callable[[threading.Event], None]) -> None:
         thread = threading.Thread(target=run, args=(self.stop,), name=name, daemon=True)
@@ -90,10 +102,12 @@ class Embedded:
 
     def close(self) -> None:
         self.stop.set()
-        if self.api is not None:
-            self.api.__exit__(None, None, None)
         for thread in self.threads:
             thread.join(10)
+        if self.api is not None:
+            if self.demo_key is not None:
+                self.api.ctx.keys.revoke(self.demo_key)
+            self.api.__exit__(None, None, None)
         self.worker.stop()
         if self.reactor is not None:
             self.reactor.outbox.close()
@@ -129,6 +143,14 @@ class Part:
                 self.process.kill()
 
 
+def demo_plan(service: Embedded) -> Plan:
+    from services.demo.http_demo import TIMING
+
+    timing = {**TIMING, **service.settings.default_timing()}  # PAIJU_TURN_SECONDS and friends
+    return Plan(tables=service.demo_tables, hands=service.demo_hands, pace=service.demo_pace,
+                idle_seat=service.demo_idle_seat, timing=timing)  # fmt: skip
+
+
 def embedded_projector(settings: Settings) -> Projector:
     """The read models kept in this process: every projection of the catalog."""
     from workers.projections import catalog
@@ -144,15 +166,14 @@ def parts(
     reactors: int,
     with_reactor: bool,
     projectors: int = 1,
-    with_api: bool = False,
+    api_ports: Sequence[int] = (),
 ) -> list[Part]:
-    """The processes of a distributed run: ``paiju worker`` and friends, n of each (more
-    than one projector: the others stand by, each build led by one); ``with_api``: one
-    ``paiju api`` too (not yet by default: run ``paiju api`` beside them)."""
+    """The processes of a distributed run: a ``paiju api`` on each of ``api_ports``, then
+    ``paiju worker`` and friends, n of each (more than one projector: the others stand by,
+    each build led by one)."""
     paiju = [sys.executable, "-m", "services.cli.main"]
-    found = [Part(f"worker-{n}", [*paiju, "worker"]) for n in range(workers)]
-    if with_api:
-        found.append(Part("api", [*paiju, "api", "--any-port-if-taken"]))
+    found = [Part(f"api-{n}", [*paiju, "api", "--port", str(port)]) for n, port in enumerate(api_ports)]
+    found += [Part(f"worker-{n}", [*paiju, "worker"]) for n in range(workers)]
     found += [Part(f"timekeeper-{n}", [*paiju, "timekeeper"]) for n in range(timekeepers)]
     found += [Part(f"projector-{n}", [*paiju, "projector"]) for n in range(projectors)]
     if with_reactor:
@@ -160,9 +181,41 @@ def parts(
     return found
 
 
-def supervise(group: list[Part], stop: threading.Event, poll: float = 1.0) -> None:
+def api_ports(host: str, first: int, count: int) -> list[int]:
+    """Ports for ``count`` API processes: ``first``, ``first + 1``, ... where free, else any
+    free one (``first`` 0: any free ones). Chosen here, before they start, so that the demo and
+    the printed addresses know them, and a restarted process comes back on its own port."""
+    found: list[int] = []
+    for n in range(count):
+        wanted = first + n if first else 0
+        port = _bindable(host, wanted) if wanted else None
+        found.append(port if port is not None else _bindable(host, 0) or 0)
+    return found
+
+
+def _bindable(host: str, port: int) -> int | None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return None
+        bound: int = probe.getsockname()[1]
+        return bound
+
+
+def shared_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The parts' environment: one token secret for every API process (a seat token minted by
+    one is good at the others), made here when none is set."""
+    env = dict(environ)
+    env.setdefault("PAIJU_API_TOKEN_SECRET", secrets.token_urlsafe(32))
+    return env
+
+
+def supervise(group: list[Part], stop: threading.Event, poll: float = 1.0,
+              env: Mapping[str, str] | None = None) -> None:  # fmt: skip
     """Keep every part running until ``stop``; then stop them all (SIGTERM, then SIGKILL)."""
-    env = dict(os.environ)
+    env = dict(os.environ if env is None else env)
     try:
         while not stop.is_set():
             for part in group:

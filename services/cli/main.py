@@ -219,6 +219,12 @@ def build_parser() -> Parser:
     health_cmd.add_arguments(health)
     health.set_defaults(run=_runner("health_cmd"), writes=False)
 
+    demo = _sub(sub, "demo", "bot players over HTTP and the live streams, as a platform would")
+    from services.cli import demo_cmd
+
+    demo_cmd.add_arguments(demo)
+    demo.set_defaults(run=_runner("demo_cmd"), writes=True)
+
     serve = _sub(sub, "serve", "the whole service: embedded in one process, or as processes")
     from services.cli import serve_cmd
 

@@ -4,9 +4,10 @@ On the embedded default (no ``PAIJU_BROKER_URL``): one process, nothing to insta
 store ``PAIJU_STORE_URL``, default ``paiju.sqlite3``; Celery's in-memory transport with a
 worker thread; the timekeeper, the projector (the read models) and, with
 ``PAIJU_WEBHOOK_URL``, the reactor as threads). With ``PAIJU_BROKER_URL=redis://...`` and a
-PostgreSQL store, the same parts as processes, any number of each (``--workers``,
-``--timekeepers``, ``--projectors``, ``--reactors``). ``--demo`` adds bot players
-at a few tables, one seat of which never moves (the timers play it by 托管), printed live.
+PostgreSQL store, the same parts as processes, any number of each (``--apis``, ``--workers``,
+``--timekeepers``, ``--projectors``, ``--reactors``). ``--demo`` adds ``paiju demo``'s bot
+players over the API at a few tables, one seat of which never moves (the timers play it by
+托管), printed live, with where to watch.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--pace", type=float, default=0.3, metavar="SECONDS",
         help="the demo's wait between rounds of moves (default 0.3, so people can follow)",
     )  # fmt: skip
+    parser.add_argument("--hands", type=int, metavar="N",
+                        help="the demo's hands per table (default: until stopped)")  # fmt: skip
+    parser.add_argument("--apis", type=_count, default=1, help="API processes (distributed)")
     parser.add_argument("--workers", type=_count, default=2, help="worker processes (distributed)")
     parser.add_argument("--timekeepers", type=_count, default=1, help="timekeepers (distributed)")
     parser.add_argument("--reactors", type=_count, default=1, help="reactors (distributed)")
@@ -62,6 +66,10 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     webhook = settings.webhook_url is not None
     if not 0 <= args.pace <= 10:
         raise CliError(f"--pace must be 0-10 seconds, not {args.pace:g}")
+    if args.hands is not None and not 1 <= args.hands <= 1000:
+        raise CliError(f"--hands must be 1-1000, not {args.hands}")
+    if args.demo and not settings.embedded and args.apis == 0:
+        raise CliError("--demo plays over the API: give --apis 1 or more")
     if settings.embedded:
         return _embedded(args, settings, stop, out, webhook)
     return _distributed(args, settings, stop, out, webhook)
@@ -79,9 +87,10 @@ def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Even
         out=out,
         demo_tables=args.tables if args.demo else 0,
         demo_pace=args.pace,
+        demo_hands=args.hands,
     )
     service.start()
-    api = f"; API on {service.api.address}" if service.api is not None else ""
+    api = f"; {where(service.api.address)}" if service.api is not None else ""
     print(
         f"paiju serve: embedded, store {shown(settings.store_url)} (worker, timekeeper, projector"
         f"{', reactor' if webhook else ''} in this process){api}; Ctrl-C stops",
@@ -103,43 +112,65 @@ def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Even
 
 def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.Event,
                  out: TextIO, webhook: bool) -> int:  # fmt: skip
-    from workers.serve import parts, supervise
+    from workers.serve import api_ports, parts, shared_env, supervise
 
-    group = parts(args.workers, args.timekeepers, args.reactors, webhook, args.projectors)
+    ports = api_ports(settings.api_host, settings.api_port, args.apis)
+    group = parts(args.workers, args.timekeepers, args.reactors, webhook, args.projectors, ports)
     print(f"paiju serve: {', '.join(p.name for p in group)} as processes", file=out, flush=True)
-    supervisor = threading.Thread(target=supervise, args=(group, stop), daemon=True)
+    addresses = [f"http://{_client_host(settings.api_host)}:{port}" for port in ports]
+    for n, address in enumerate(addresses):
+        print(f"paiju serve: api-{n}: {where(address)}", file=out, flush=True)
+    env = shared_env(os.environ)  # one token secret for all the API processes
+    supervisor = threading.Thread(target=supervise, args=(group, stop), kwargs={"env": env},
+                                  daemon=True)  # fmt: skip
     supervisor.start()
     demo = None
     if args.demo:
-        demo = _distributed_demo(settings, args.tables, args.pace, stop, out)
+        demo = _distributed_demo(settings, addresses[0], args, stop, out)
     try:
         _wait(stop, args.seconds)
     finally:
         stop.set()
-        supervisor.join(30)
         if demo is not None:
-            demo.join(5)
+            demo.join(10)
+        supervisor.join(30)
     return 0
 
 
-def _distributed_demo(
-    settings: Settings, tables: int, pace: float, stop: threading.Event, out: TextIO
-) -> threading.Thread:
-    from events.store import open_store
-    from services.demo.driver import Demo
-    from workers.app import create_app
-    from workers.client import submit
+def where(address: str) -> str:
+    return f"API on {address} (OpenAPI docs: {address}/docs)"
 
-    app = create_app(settings)
-    store = open_store(settings.store_url)
-    demo = Demo(
-        store,
-        lambda t, c, i: submit(app, t, c, command_id=i),
-        out,
-        tables=tables,
-        timing=settings.default_timing() or None,  # PAIJU_TURN_SECONDS and friends, as embedded
-    )
-    thread = threading.Thread(target=demo.run, args=(stop, pace), name="demo", daemon=True)
+
+def _client_host(host: str) -> str:
+    return "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+
+
+def _distributed_demo(settings: Settings, address: str, args: argparse.Namespace,
+                      stop: threading.Event, out: TextIO) -> threading.Thread:  # fmt: skip
+    """``paiju demo``'s client against the first API process, with a key made for it here
+    (in the store the API processes read) and revoked when it stops."""
+    import asyncio
+
+    from services.api.keys import KeyStore
+    from services.demo.http_demo import TIMING, HttpDemo, Plan
+
+    pepper = settings.api_key_pepper
+    keys = KeyStore(settings.store_url, None if pepper is None else pepper.get_secret_value().encode())
+    made = keys.create(["tables", "tokens"], "paiju serve --demo")
+    plan = Plan(tables=args.tables, hands=args.hands, pace=args.pace,
+                timing={**TIMING, **settings.default_timing()})  # fmt: skip
+    demo = HttpDemo(address, made.token, plan, out)
+
+    def play() -> None:
+        try:
+            asyncio.run(demo.run(stop))
+        except Exception as error:  # printed; the service goes on
+            print(f"paiju serve: the demo stopped: {error}", file=out, flush=True)
+        finally:
+            keys.revoke(made.key.key_id)
+            keys.close()
+
+    thread = threading.Thread(target=play, name="demo", daemon=True)
     thread.start()
     return thread
 

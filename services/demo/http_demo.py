@@ -1,0 +1,327 @@
+"""``paiju demo``: bot players at a few tables, played over HTTP exactly as a platform would.
+
+With a platform API key the demo seats four bot players at each table (``seating``), each
+with its own seat token; every player opens its seat's live stream (server-sent events,
+resumed from ``Last-Event-ID`` after a drop) and, woken by each event, reads its own view and,
+when the table waits on it, its legal commands, chooses (``seat_bot``) and posts the command
+with an ``Idempotency-Key`` made of the table, the version it answers and the seat, and
+``If-Match`` that version: a command that lost a race is refused and answered by the next
+event. The platform deals each next hand once the last is settled. One seat at the first table
+never moves, so the turn timers play it (超时托管). Nothing here touches the store or the engine:
+only the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import httpx
+
+from services.demo.lines import line_of, notable
+from services.demo.seat_bot import choose
+from services.demo.seating import (
+    DemoRefused,
+    Seating,
+    checked,
+    mint,
+    platform_headers,
+    seat_players,
+)
+
+PLAYERS = ("bot-east", "bot-south", "bot-west", "bot-north")
+VARIANTS = ("harbin", "shanghai", "tanggu", "shandong", "mudanjiang")
+TIMING = {"turn": 5, "claim": 3}  # watchable: an idle seat holds its table 5 s, then 3 s
+RECONNECTS = 50  # a stream dropped more often than this in one run is given up
+
+
+@dataclass
+class Plan:
+    """What the demo plays: how many tables, hands per table (None: until stopped), for how
+    long (None: until stopped), which seat of the first table stays idle."""
+
+    tables: int = 3
+    hands: int | None = None
+    seconds: float | None = None
+    idle_seat: int | None = 3
+    prefix: str = "demo"
+    timing: dict[str, int] = field(default_factory=lambda: dict(TIMING))
+    pace: float = 0.3
+    seed: int = 7
+    lead: int = 0  # the seat whose stream is printed and on whose news the platform deals
+    measure: bool = False  # keep each move's POST and event times (the benchmarks)
+
+
+@dataclass
+class Tally:
+    """What the run did, for its summary line and for the benchmarks."""
+
+    hands: dict[str, int] = field(default_factory=dict)
+    sent: int = 0
+    accepted: int = 0
+    refused: int = 0
+    posted_at: dict[tuple[str, int, int], float] = field(default_factory=dict)  # table, version, seat
+    seen_at: dict[tuple[str, int, int], float] = field(default_factory=dict)
+
+    def latencies(self) -> list[float]:
+        """Seconds from each accepted move's POST to its first event on the acting seat's
+        stream: the move was posted at ``If-Match: v``, so its first event is ``v + 1``."""
+        found = []
+        for (table, version, seat), seen in self.seen_at.items():
+            posted = self.posted_at.get((table, version - 1, seat))
+            if posted is not None:
+                found.append(seen - posted)
+        return found
+
+
+class DemoTable:
+    """One table: the platform's part (seating, dealing) and its four players."""
+
+    def __init__(self, demo: HttpDemo, number: int) -> None:
+        self.demo, self.plan = demo, demo.plan
+        self.table_id = f"{self.plan.prefix}-{number + 1}"
+        self.variant = VARIANTS[number % len(VARIANTS)]
+        self.idle = self.plan.idle_seat if number == 0 else None
+        self.seating: Seating | None = None
+        self.dealt: set[str] = set()
+        self.done = asyncio.Event()
+
+    async def play(self) -> None:
+        client, key = self.demo.client, self.demo.key
+        self.seating = await seat_players(client, key, self.table_id, self.variant, PLAYERS,
+                                          self.plan.timing)  # fmt: skip
+        if self.idle is not None:
+            self.demo.say(watch_line(self.demo.base, self.table_id, self.idle, self.token(self.idle)))
+        players = [Player(self, seat) for seat in range(4)]
+        await asyncio.gather(*(p.run() for p in players))
+
+    def token(self, seat: int) -> str:
+        assert self.seating is not None
+        return self.seating.tokens[seat]
+
+    async def remint(self, seat: int) -> None:
+        assert self.seating is not None
+        self.seating.tokens[seat] = await mint(self.demo.client, self.demo.key, self.table_id,
+                                               seat, PLAYERS[seat])  # fmt: skip
+
+    async def news(self, item: dict[str, Any]) -> None:
+        """An event on the lead seat's stream: printed; a settled hand counted."""
+        if notable(item):
+            self.demo.say(line_of(self.table_id, item))
+        if item["type"] == "hand_settled":
+            tally = self.demo.tally
+            tally.hands[self.table_id] = tally.hands.get(self.table_id, 0) + 1
+            if self.plan.hands is not None and tally.hands[self.table_id] >= self.plan.hands:
+                self.done.set()
+
+    async def maybe_deal(self, view: dict[str, Any]) -> None:
+        """The platform deals the next hand when none is being played (and more are wanted)."""
+        hand = view.get("hand")
+        if self.done.is_set() or (hand is not None and (hand["step"] != "ended" or view["waits"])):
+            return
+        command_id = f"{self.table_id}/deal-{view['hands_played'] + 1}"
+        if command_id in self.dealt:
+            return
+        self.dealt.add(command_id)
+        dealt = await self.demo.client.post(f"/v1/tables/{self.table_id}/hands",
+                                            headers=platform_headers(self.demo.key, command_id))  # fmt: skip
+        if dealt.status_code >= 400 or dealt.json().get("status") == "refused":
+            self.dealt.discard(command_id)  # told why on the stream's next news; tried again then
+            self.demo.say(f"{self.table_id:<8} deal refused: {dealt.text[:120]}")
+
+
+class Player:
+    """A bot at one seat: its stream in one task, its moves in another, woken by each event."""
+
+    def __init__(self, table: DemoTable, seat: int) -> None:
+        self.table, self.seat, self.demo = table, seat, table.demo
+        self.version = 0  # the last event the seat's stream gave (its id)
+        self.woken = asyncio.Event()
+        self.rng = random.Random(f"{table.plan.seed}/{table.table_id}/{seat}")
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.table.token(self.seat)}"}
+
+    async def run(self) -> None:
+        listening = asyncio.create_task(self.listen())
+        try:
+            if self.seat != self.table.idle:
+                await self.play()
+            else:
+                await self.table.done.wait()
+        finally:
+            listening.cancel()
+
+    async def listen(self) -> None:
+        """Follow the seat's stream; after a drop, resume from the last event it gave."""
+        url = f"/v1/tables/{self.table.table_id}/seats/{self.seat}/events"
+        self.woken.set()  # look at the table once before any event comes
+        for _ in range(RECONNECTS):
+            headers = self.headers() | ({"Last-Event-ID": str(self.version)} if self.version else {})
+            try:
+                async with self.demo.client.stream("GET", url, headers=headers,
+                                                   timeout=self.demo.stream_timeout) as response:  # fmt: skip
+                    if response.status_code == 401:
+                        await self.table.remint(self.seat)
+                        continue
+                    if response.status_code != 200:
+                        raise DemoRefused(f"{url}: {response.status_code} {(await response.aread())[:200]!r}")
+                    async for item in server_sent_events(response):
+                        await self.heard(item)
+            except (httpx.TransportError, httpx.StreamError):
+                await asyncio.sleep(0.2)  # dropped: resumed from self.version
+
+    async def heard(self, sse: dict[str, Any]) -> None:
+        if sse.get("id") is None:
+            return  # a refusal of this seat's command: the next event answers it
+        item = sse["data"]
+        self.version = int(sse["id"])
+        if self.table.plan.measure:
+            self.demo.tally.seen_at.setdefault((self.table.table_id, self.version, self.seat),
+                                               time.perf_counter())  # fmt: skip
+        if self.seat == self.table.plan.lead:
+            await self.table.news(item)
+        self.woken.set()
+
+    async def play(self) -> None:
+        while not self.table.done.is_set():
+            woken = asyncio.create_task(self.woken.wait())
+            finished = asyncio.create_task(self.table.done.wait())
+            await asyncio.wait({woken, finished}, return_when=asyncio.FIRST_COMPLETED)
+            woken.cancel()
+            finished.cancel()
+            if self.table.done.is_set():
+                return
+            self.woken.clear()
+            await self.move()
+
+    async def move(self) -> None:
+        """Look at the table as this seat; act when it waits on this seat."""
+        client, table_id, version = self.demo.client, self.table.table_id, self.version
+        view = await self.get(f"/v1/tables/{table_id}/view")
+        if view is None:
+            return
+        if self.seat == self.table.plan.lead:
+            await self.table.maybe_deal(view)
+        if not any(self.seat in wait["seats"] for wait in view["waits"]):
+            return
+        legal = await self.get(f"/v1/tables/{table_id}/seats/{self.seat}/legal")
+        command = None if legal is None else choose(view, self.seat, legal["commands"], self.rng)
+        if command is None:
+            return
+        if self.table.plan.pace:
+            await asyncio.sleep(self.table.plan.pace)  # a player thinks; people can follow
+        tally = self.demo.tally
+        command_id = f"{table_id}/v{version}/s{self.seat}"
+        tally.sent += 1
+        posted = time.perf_counter()
+        answer = await client.post(f"/v1/tables/{table_id}/commands", json=command,
+                                   headers=self.headers() | {"Idempotency-Key": command_id,
+                                                             "If-Match": f'"{version}"'})  # fmt: skip
+        if answer.status_code == 401:
+            await self.table.remint(self.seat)
+            self.woken.set()
+            return
+        outcome = checked(answer, f"seat {self.seat}'s {command['command']} at {table_id}") \
+            if answer.status_code != 200 else answer.json()  # fmt: skip
+        if outcome.get("status") == "accepted":
+            tally.accepted += 1
+            if self.table.plan.measure:
+                tally.posted_at[(table_id, version, self.seat)] = posted
+        elif outcome.get("status") == "refused":
+            tally.refused += 1  # the table moved on (a timer, a claim): the next event says how
+
+    async def get(self, path: str) -> dict[str, Any] | None:
+        answer = await self.demo.client.get(path, headers=self.headers())
+        if answer.status_code == 401:
+            await self.table.remint(self.seat)
+            self.woken.set()
+            return None
+        return checked(answer, f"GET {path}")
+
+
+async def server_sent_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
+    """Each event of a text/event-stream answer as ``{"id", "event", "data"}`` (comments,
+    the heartbeats, are skipped)."""
+    current: dict[str, Any] = {}
+    async for line in response.aiter_lines():
+        if line.startswith(":"):
+            continue
+        if line == "":
+            if "data" in current:
+                yield current
+            current = {}
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data":
+            current["data"] = json.loads(value)
+        elif name in ("id", "event"):
+            current[name] = value
+
+
+class HttpDemo:
+    """The demo's platform: its key, its HTTP client, its tables; ``run`` plays them."""
+
+    def __init__(self, base: str, key: str, plan: Plan, out: TextIO | None,
+                 stream_timeout: float = 60.0) -> None:  # fmt: skip
+        self.base, self.key, self.plan, self.out = base, key, plan, out
+        self.stream_timeout = httpx.Timeout(10.0, read=stream_timeout)
+        self.tally = Tally()
+
+    def say(self, line: str) -> None:
+        if self.out is not None:
+            print(line, file=self.out, flush=True)
+
+    async def run(self, stop: threading.Event | None = None) -> Tally:
+        limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
+        async with httpx.AsyncClient(base_url=self.base, timeout=10.0, limits=limits) as client:
+            self.client = client
+            await wait_for_api(client, 30.0)
+            tables = [DemoTable(self, n) for n in range(self.plan.tables)]
+            playing = asyncio.gather(*(t.play() for t in tables))
+            try:
+                await _until(playing, stop, self.plan.seconds)
+            finally:
+                for table in tables:
+                    table.done.set()
+                playing.cancel()
+                await asyncio.gather(playing, return_exceptions=True)
+        return self.tally
+
+
+def watch_line(base: str, table_id: str, seat: int, token: str) -> str:
+    return (f"watch {table_id} as its idle seat {seat} (the timers play it; its token may act):\n"
+            f"  curl -N '{base}/v1/tables/{table_id}/seats/{seat}/events?access_token={token}'")  # fmt: skip
+
+
+async def wait_for_api(client: httpx.AsyncClient, seconds: float) -> None:
+    """Until the API answers (a service started beside the demo may still be starting)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            await client.get("/openapi.json")
+            return
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise DemoRefused(f"no API answers at {client.base_url} after {seconds:g} s") from None
+            await asyncio.sleep(0.2)
+
+
+async def _until(playing: asyncio.Future[Any], stop: threading.Event | None,
+                 seconds: float | None) -> None:  # fmt: skip
+    """Until the tables are done, ``stop`` is set, or ``seconds`` have passed."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    while not playing.done():
+        if stop is not None and stop.is_set():
+            return
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        await asyncio.wait({playing}, timeout=0.2)
+    playing.result()  # a refusal of the demo's platform is raised here, with its reason
