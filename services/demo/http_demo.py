@@ -30,6 +30,7 @@ from services.demo.seating import (
     DemoRefused,
     Seating,
     checked,
+    is_opened,
     mint,
     platform_headers,
     seat_players,
@@ -83,9 +84,8 @@ class Tally:
 class DemoTable:
     """One table: the platform's part (seating, dealing) and its four players."""
 
-    def __init__(self, demo: HttpDemo, number: int) -> None:
-        self.demo, self.plan = demo, demo.plan
-        self.table_id = f"{self.plan.prefix}-{number + 1}"
+    def __init__(self, demo: HttpDemo, number: int, table_id: str) -> None:
+        self.demo, self.plan, self.table_id = demo, demo.plan, table_id
         self.variant = VARIANTS[number % len(VARIANTS)]
         self.idle = self.plan.idle_seat if number == 0 else None
         self.seating: Seating | None = None
@@ -279,12 +279,25 @@ class HttpDemo:
         if self.out is not None:
             print(line, file=self.out, flush=True)
 
+    async def new_table_ids(self) -> list[str]:
+        """``PREFIX-1``, ``PREFIX-2``, ...: the first that no earlier run opened (a store kept
+        from one ``make run`` to the next keeps its tables as they were)."""
+        found: list[str] = []
+        for number in range(1, 100_000):
+            if len(found) == self.plan.tables:
+                break
+            table_id = f"{self.plan.prefix}-{number}"
+            if not await is_opened(self.client, self.key, table_id):
+                found.append(table_id)
+        return found
+
     async def run(self, stop: threading.Event | None = None) -> Tally:
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
         async with httpx.AsyncClient(base_url=self.base, timeout=10.0, limits=limits) as client:
             self.client = client
             await wait_for_api(client, 30.0)
-            tables = [DemoTable(self, n) for n in range(self.plan.tables)]
+            ids = await self.new_table_ids()
+            tables = [DemoTable(self, n, table_id) for n, table_id in enumerate(ids)]
             playing = asyncio.gather(*(t.play() for t in tables))
             try:
                 await _until(playing, stop, self.plan.seconds)

@@ -63,6 +63,19 @@ async def seat_players(
     return Seating(table_id, players, tokens)
 
 
+async def is_opened(client: httpx.AsyncClient, key: str, table_id: str) -> bool:
+    """Whether a table of that id was opened already (an earlier run's): its first seat's
+    token can be minted (404: no such table)."""
+    probe = await client.post(f"/v1/tables/{table_id}/seats/0/tokens",
+                              json={"player": "?", "seconds": 10}, headers=platform_headers(key))  # fmt: skip
+    if probe.status_code == 404:
+        return False
+    if probe.status_code in (200, 409):  # 409: another player sits there; opened all the same
+        return True
+    checked(probe, f"looking for table {table_id}")
+    return True
+
+
 async def mint(client: httpx.AsyncClient, key: str, table_id: str, seat: int, player: str) -> str:
     """A seat token for ``player`` (again when the last one expired)."""
     minted = await client.post(f"/v1/tables/{table_id}/seats/{seat}/tokens",
