@@ -29,6 +29,7 @@ from services.demo.seat_bot import choose
 from services.demo.seating import (
     DemoRefused,
     Seating,
+    TryLater,
     checked,
     is_opened,
     mint,
@@ -40,6 +41,9 @@ PLAYERS = ("bot-east", "bot-south", "bot-west", "bot-north")
 VARIANTS = ("harbin", "shanghai", "tanggu", "shandong", "mudanjiang")
 TIMING = {"turn": 5, "claim": 3}  # watchable: an idle seat holds its table 5 s, then 3 s
 RECONNECTS = 50  # a stream dropped more often than this in one run is given up
+SEATING_TRIES = 20  # a table whose seating failed this often (busy, unreachable) is given up
+AGAIN = 2.0  # seconds before a step with no answer yet (queued, busy, dropped) is looked at again
+TRANSIENT = (httpx.TransportError, TryLater)
 
 
 @dataclass
@@ -94,8 +98,15 @@ class DemoTable:
 
     async def play(self) -> None:
         client, key = self.demo.client, self.demo.key
-        self.seating = await seat_players(client, key, self.table_id, self.variant, PLAYERS,
-                                          self.plan.timing)  # fmt: skip
+        for attempt in range(SEATING_TRIES):
+            try:
+                self.seating = await seat_players(client, key, self.table_id, self.variant,
+                                                  PLAYERS, self.plan.timing)  # fmt: skip
+                break
+            except TRANSIENT:
+                if attempt == SEATING_TRIES - 1:
+                    raise
+                await asyncio.sleep(AGAIN)
         if self.idle is not None:
             self.demo.say(watch_line(self.demo.base, self.table_id, self.idle, self.token(self.idle)))
         players = [Player(self, seat) for seat in range(4)]
@@ -120,20 +131,27 @@ class DemoTable:
             if self.plan.hands is not None and tally.hands[self.table_id] >= self.plan.hands:
                 self.done.set()
 
-    async def maybe_deal(self, view: dict[str, Any]) -> None:
-        """The platform deals the next hand when none is being played (and more are wanted)."""
+    async def maybe_deal(self, view: dict[str, Any]) -> bool:
+        """The platform deals the next hand when none is being played (and more are wanted);
+        False: a deal got no answer yet, to be looked at again."""
         hand = view.get("hand")
         if self.done.is_set() or (hand is not None and (hand["step"] != "ended" or view["waits"])):
-            return
+            return True
         command_id = f"{self.table_id}/deal-{view['hands_played'] + 1}"
         if command_id in self.dealt:
-            return
+            return True
         self.dealt.add(command_id)
-        dealt = await self.demo.client.post(f"/v1/tables/{self.table_id}/hands",
-                                            headers=platform_headers(self.demo.key, command_id))  # fmt: skip
-        if dealt.status_code >= 400 or dealt.json().get("status") == "refused":
-            self.dealt.discard(command_id)  # told why on the stream's next news; tried again then
-            self.demo.say(f"{self.table_id:<8} deal refused: {dealt.text[:120]}")
+        try:
+            dealt = await self.demo.client.post(f"/v1/tables/{self.table_id}/hands",
+                                                headers=platform_headers(self.demo.key, command_id))  # fmt: skip
+            status = checked(dealt, f"dealing at {self.table_id}", False).get("status")
+        except TRANSIENT:
+            status = "queued"
+        if status == "accepted":
+            return True
+        # refused (said on the stream) or not done yet: sent again later, under the same id
+        asyncio.get_running_loop().call_later(AGAIN / 2, self.dealt.discard, command_id)
+        return False
 
 
 class Player:
@@ -199,7 +217,15 @@ class Player:
             if self.table.done.is_set():
                 return
             self.woken.clear()
-            await self.move()
+            try:
+                await self.move()
+            except TRANSIENT:  # busy or dropped: this seat looks at the table again soon
+                self.again()
+
+    def again(self, seconds: float = AGAIN) -> None:
+        """Wake this seat after ``seconds``: a step that got no answer yet (a command queued, a
+        deal lost with a worker) is taken again, under the same id, so it happens once."""
+        asyncio.get_running_loop().call_later(seconds, self.woken.set)
 
     async def move(self) -> None:
         """Look at the table as this seat; act when it waits on this seat."""
@@ -207,8 +233,8 @@ class Player:
         view = await self.get(f"/v1/tables/{table_id}/view")
         if view is None:
             return
-        if self.seat == self.table.plan.lead:
-            await self.table.maybe_deal(view)
+        if self.seat == self.table.plan.lead and not await self.table.maybe_deal(view):
+            self.again()
         if not any(self.seat in wait["seats"] for wait in view["waits"]):
             return
         legal = await self.get(f"/v1/tables/{table_id}/seats/{self.seat}/legal")
@@ -228,9 +254,10 @@ class Player:
             await self.table.remint(self.seat)
             self.woken.set()
             return
-        outcome = checked(answer, f"seat {self.seat}'s {command['command']} at {table_id}") \
-            if answer.status_code != 200 else answer.json()  # fmt: skip
-        if outcome.get("status") == "accepted":
+        outcome = checked(answer, f"seat {self.seat}'s {command['command']} at {table_id}", False)
+        if outcome.get("status") == "queued":
+            self.again()  # not run yet (a worker busy or gone): the same id again if nothing moved
+        elif outcome.get("status") == "accepted":
             tally.accepted += 1
             if self.table.plan.measure:
                 tally.posted_at[(table_id, version, self.seat)] = posted

@@ -20,6 +20,10 @@ class DemoRefused(RuntimeError):
     """The API refused a step of the demo's platform; the message says which and why."""
 
 
+class TryLater(RuntimeError):
+    """The API is busy or failing for now (429, 5xx): the step is tried again later."""
+
+
 @dataclass
 class Seating:
     """A table the demo's players sit at, and each seat's token (index = seat)."""
@@ -36,15 +40,18 @@ def platform_headers(key: str, command_id: str | None = None) -> dict[str, str]:
     return headers
 
 
-def checked(response: httpx.Response, what: str) -> dict[str, Any]:
-    """The answer's JSON, or ``DemoRefused`` naming the step and the problem's detail."""
+def checked(response: httpx.Response, what: str, refusal_is_error: bool = True) -> dict[str, Any]:
+    """The answer's JSON, or ``DemoRefused`` naming the step and the problem's detail (and
+    the refusal of a command, unless ``refusal_is_error`` is False)."""
     try:
         body: dict[str, Any] = response.json()
     except ValueError:
         body = {"detail": response.text[:200]}
+    if response.status_code == 429 or response.status_code >= 500:
+        raise TryLater(f"{what}: {response.status_code} {body.get('detail') or body}")
     if response.status_code >= 400:
         raise DemoRefused(f"{what}: {response.status_code} {body.get('detail') or body}")
-    if body.get("status") == "refused":
+    if refusal_is_error and body.get("status") == "refused":
         raise DemoRefused(f"{what}: refused ({body.get('code')}): {body.get('reason')}")
     return body
 

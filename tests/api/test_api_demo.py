@@ -61,4 +61,4 @@ def test_the_demo_without_a_key_or_with_a_revoked_one_says_so(
     made = service.api.ctx.keys.create(["tables", "tokens"], "revoked at once")
     service.api.ctx.keys.revoke(made.key.key_id)
     assert paiju(["demo", "--url", service.api.address, "--key", made.token, "--for", "20"]) == 2
-    assert "opening table demo-1: 401" in capsys.readouterr().err
+    assert "demo-1: 401 the API key is unknown, malformed or revoked" in capsys.readouterr().err

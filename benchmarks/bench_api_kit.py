@@ -1,0 +1,116 @@
+"""What the API benchmarks share: the service as processes (``paiju api``, ``paiju worker``,
+``paiju timekeeper``) on a private Redis and a PostgreSQL schema of their own, a key, and the
+CPU and memory of a process tree read from /proc."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from bench_timers import pg_schema
+from celery_countdown import free_port, private_redis
+
+from events.store import open_store
+from services.api.keys import KeyStore
+
+ROOT = Path(__file__).resolve().parent.parent
+PAIJU = [sys.executable, "-m", "services.cli.main"]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Service:
+    env: dict[str, str]
+    api: str
+    key: str
+    pids: dict[str, int] = field(default_factory=dict)
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and every process below it (a prefork worker's pool)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += children.get(current, [])
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of the process tree so far."""
+    total = 0
+    for p in tree(pid):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def wait_answering(base: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.TransportError):
+            if httpx.get(f"{base}/openapi.json", timeout=5).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"no API at {base} after {timeout} s")
+
+
+@contextlib.contextmanager
+def service(workers: int, concurrency: int, extra_env: dict[str, str] | None = None,
+            timekeeper: bool = True) -> Iterator[Service]:  # fmt: skip
+    """A private redis-server, a fresh PostgreSQL schema, one ``paiju api``, ``workers``
+    ``paiju worker`` processes (``concurrency`` each) and a timekeeper, stopped at the end."""
+    with private_redis() as redis_url, pg_schema() as store_url:
+        port = free_port()
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")},
+               "PAIJU_BROKER_URL": redis_url, "PAIJU_STORE_URL": store_url,
+               "PAIJU_API_PORT": str(port), "PAIJU_LOG_LEVEL": "WARNING",
+               "PAIJU_API_TOKEN_SECRET": "a-benchmark-secret-of-32-bytes-or-more",
+               **(extra_env or {})}  # fmt: skip
+        open_store(store_url).close()  # migrated once, before the processes race to do it
+        keys = KeyStore(store_url)
+        key = keys.create(["tables", "tokens"], "benchmark").token
+        keys.close()
+        argvs = {"api": [*PAIJU, "api"]}
+        argvs |= {f"worker-{n}": [*PAIJU, "worker", "--concurrency", str(concurrency),
+                                  "--queues", "commands"] for n in range(workers)}  # fmt: skip
+        if timekeeper:
+            argvs["timekeeper"] = [*PAIJU, "timekeeper"]
+        processes = {name: subprocess.Popen(argv, env=env, cwd=ROOT, start_new_session=True)
+                     for name, argv in argvs.items()}  # fmt: skip
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_answering(base)
+            time.sleep(3)  # the workers up too (they log nothing at WARNING)
+            yield Service(env, base, key, {n: p.pid for n, p in processes.items()})
+        finally:
+            for process in processes.values():
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGTERM)
+            for process in processes.values():
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(10)
