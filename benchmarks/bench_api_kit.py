@@ -87,6 +87,8 @@ def service(workers: int, concurrency: int, extra_env: dict[str, str] | None = N
                "PAIJU_BROKER_URL": redis_url, "PAIJU_STORE_URL": store_url,
                "PAIJU_API_PORT": str(port), "PAIJU_LOG_LEVEL": "WARNING",
                "PAIJU_API_TOKEN_SECRET": "a-benchmark-secret-of-32-bytes-or-more",
+               # many streams per seat (the fan-out benchmark): connects are limited per seat
+               "PAIJU_API_RATE_LIMIT_STREAM_CONNECTS": "100000/minute",
                **(extra_env or {})}  # fmt: skip
         open_store(store_url).close()  # migrated once, before the processes race to do it
         keys = KeyStore(store_url)
