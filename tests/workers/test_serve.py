@@ -27,7 +27,8 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
         "PAIJU_CLAIM_SECONDS": "1",
     }
     done = subprocess.run(
-        [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "2", "--for", "8"],
+        [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "2", "--pace", "0",
+         "--for", "8"],
         env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -35,9 +36,8 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     store = open_store(store_url)
     events = store.read_stream("demo-1")
     by_timer = [e for e in events if e.actor.kind == "timer"]
-    assert by_timer and all(
-        e.payload.get("seats", [3]) == [3] for e in by_timer if e.type == "wait_timed_out"
-    )
+    # the idle seat is timed out (a bot late on a loaded machine may be too: 托管 is the rule)
+    assert any(e.payload.get("seats") == [3] for e in by_timer if e.type == "wait_timed_out")
     by_bots = [e for e in events if e.actor.kind == "seat"]
     assert by_bots and {e.actor.seat for e in by_bots} <= {0, 1, 2}  # seat 3 never moved
     outcome = store.load_outcome(by_bots[0].command_id)  # type: ignore[attr-defined]
