@@ -109,8 +109,17 @@ class DemoTable:
                 await asyncio.sleep(AGAIN)
         if self.idle is not None:
             self.demo.say(watch_line(self.demo.base, self.table_id, self.idle, self.token(self.idle)))
-        players = [Player(self, seat) for seat in range(4)]
-        await asyncio.gather(*(p.run() for p in players))
+        self.players = [Player(self, seat) for seat in range(4)]
+        await asyncio.gather(*(p.run() for p in self.players))
+
+    def call_on(self, seats: list[int], version: int) -> None:
+        """The lead saw the table wait on these seats (public, in every view): each one looks
+        at its own view and legal commands and moves (the others need not read the table)."""
+        for seat in seats:
+            player = self.players[seat]
+            if seat != self.plan.lead and seat != self.idle:
+                player.called_at = max(player.called_at, version)
+                player.woken.set()
 
     def token(self, seat: int) -> str:
         assert self.seating is not None
@@ -160,6 +169,7 @@ class Player:
     def __init__(self, table: DemoTable, seat: int) -> None:
         self.table, self.seat, self.demo = table, seat, table.demo
         self.version = 0  # the last event the seat's stream gave (its id)
+        self.called_at = 0  # the version at which the lead last saw the table wait on this seat
         self.woken = asyncio.Event()
         self.rng = random.Random(f"{table.plan.seed}/{table.table_id}/{seat}")
 
@@ -179,7 +189,7 @@ class Player:
     async def listen(self) -> None:
         """Follow the seat's stream; after a drop, resume from the last event it gave."""
         url = f"/v1/tables/{self.table.table_id}/seats/{self.seat}/events"
-        self.woken.set()  # look at the table once before any event comes
+        self.woken.set()  # look at the table once before any event comes (the lead: each one)
         for _ in range(RECONNECTS):
             headers = self.headers() | ({"Last-Event-ID": str(self.version)} if self.version else {})
             try:
@@ -205,7 +215,7 @@ class Player:
                                                time.perf_counter())  # fmt: skip
         if self.seat == self.table.plan.lead:
             await self.table.news(item)
-        self.woken.set()
+            self.woken.set()
 
     async def play(self) -> None:
         while not self.table.done.is_set():
@@ -228,14 +238,19 @@ class Player:
         asyncio.get_running_loop().call_later(seconds, self.woken.set)
 
     async def move(self) -> None:
-        """Look at the table as this seat; act when it waits on this seat."""
-        client, table_id, version = self.demo.client, self.table.table_id, self.version
+        """Look at the table as this seat; act when it waits on this seat. The lead looks on
+        every event of its stream, deals between hands and calls on the seats awaited."""
+        client, table_id = self.demo.client, self.table.table_id
+        version = max(self.version, self.called_at)
         view = await self.get(f"/v1/tables/{table_id}/view")
         if view is None:
             return
-        if self.seat == self.table.plan.lead and not await self.table.maybe_deal(view):
-            self.again()
-        if not any(self.seat in wait["seats"] for wait in view["waits"]):
+        awaited = [s for wait in view["waits"] for s in wait["seats"]]
+        if self.seat == self.table.plan.lead:
+            if not await self.table.maybe_deal(view):
+                self.again()
+            self.table.call_on(awaited, version)
+        if self.seat not in awaited:
             return
         legal = await self.get(f"/v1/tables/{table_id}/seats/{self.seat}/legal")
         command = None if legal is None else choose(view, self.seat, legal["commands"], self.rng)

@@ -28,7 +28,7 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     }
     done = subprocess.run(
         [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "2", "--pace", "0",
-         "--for", "8"],
+         "--for", "12"],
         env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -72,7 +72,7 @@ def test_paiju_serve_embedded_tells_the_platform_of_each_settled_hand(tmp_path: 
     try:
         done = subprocess.run(
             [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "3",
-             "--pace", "0.01", "--for", "15"],
+             "--pace", "0", "--for", "20"],
             env=env, capture_output=True, text=True, timeout=90, cwd=tmp_path,
         )  # fmt: skip
     finally:
@@ -85,7 +85,7 @@ def test_paiju_serve_embedded_tells_the_platform_of_each_settled_hand(tmp_path: 
         for e in store.read_stream(table)
         if e.type == "hand_settled"
     }
-    assert settled, "no hand was settled in 15 s"
+    assert settled, "no hand was settled in 20 s"
     # every settlement the service recorded before it stopped reached the platform, once
     delivered = set(receiver.received)
     assert len(settled - delivered) <= 1 and receiver.doubled() == 0 and receiver.forged == 0
