@@ -249,6 +249,27 @@ POLICIES: dict[str, Policy] = {
     "penalty_adjudicated": public("seat", "cause", "rule", "amounts"),
     # a player's account, at no table (decision 18): for operators and support only
     "points_adjusted": dict.fromkeys(("player", "amount", "kind", "reason"), SECRET),
+    # rooms and seating (decision 18), on room and player streams, at no table: operators only
+    "room_configured": dict.fromkeys(
+        (
+            "room",
+            "variant",
+            "base_stake",
+            "minimum_points",
+            "turn_seconds",
+            "claim_seconds",
+            "options",
+        ),
+        SECRET,
+    ),  # fmt: skip
+    "player_seated": dict.fromkeys(("player", "table_id", "seat"), SECRET),
+    "player_left_room": dict.fromkeys(("player", "table_id", "seat"), SECRET),
+    "player_readied": dict.fromkeys(("player", "table_id", "seat"), SECRET),
+    "room_table_started": dict.fromkeys(
+        ("table_id", "players", "variant", "base_stake", "timing", "options"), SECRET
+    ),
+    "room_seat_claimed": dict.fromkeys(("player", "room"), SECRET),
+    "room_seat_released": dict.fromkeys(("player", "room", "reason", "table_id", "points"), SECRET),
     "series_ended": public("number", "reason", "hands"),
 }
 """Every event type's policy. ``tests/table/test_redact.py`` holds each registered type to one."""

@@ -1,0 +1,196 @@
+"""Rooms and seating (decision 18), and the platform's point grants and top-ups.
+
+Every route takes a platform API key with the ``tables`` scope: the platform acts for its
+player (named in the path), as it does when it opens tables and mints seat tokens. A player's
+client never holds an API key, and no seat token exists before the table does; once the room
+has started the player's table (``started: true`` in the answer, ``table_id`` and ``seat``
+given), the platform mints the seat's token with ``POST /v1/tables/{table_id}/seats/{seat}/tokens``.
+
+A refusal is a problem document with a ``code`` for programs and the facts it rests on:
+``below_minimum`` (403, with ``minimum_points`` and ``points``), ``seated_elsewhere`` (409, with
+the ``table_id`` to return to), ``table_full``, ``not_seated``, ``table_started`` (409),
+``room_not_found`` (404), ``invalid_input`` (422); ``busy`` and ``table_not_started`` (503) may
+be sent again as they were.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Path
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from events.accounts import MAX_ADJUSTMENT
+from events.rooms import MAX_POINTS, PLAYER_ID_PATTERN, ROOM_ID_PATTERN, RoomConfigured
+from events.store.base import CommandConflictError
+from services.accounts import AdjustmentError, adjust_points
+from services.api.auth import Ctx, TablesKey
+from services.api.commands import CommandIdHeader
+from services.api.context import ApiContext
+from services.api.problems import MEDIA_TYPE
+from services.rooms.room import RoomRefused, RoomState
+from services.rooms.service import RoomBusy, RoomService
+from services.rooms.starter import QueuedStarter, TableNotStarted
+
+router = APIRouter(prefix="/v1", tags=["rooms"])
+RoomId = Annotated[str, Path(pattern=ROOM_ID_PATTERN, description="The room's id")]
+PlayerId = Annotated[str, Path(pattern=PLAYER_ID_PATTERN, description="The platform's player id")]
+STATUS = {"room_not_found": 404, "below_minimum": 403, "invalid_input": 422, "busy": 503,
+          "table_not_started": 503}  # fmt: skip
+REFUSED: dict[int | str, dict[str, Any]] = {
+    status: {"description": "Refused, with a code", "content": {MEDIA_TYPE: {}}}
+    for status in (403, 404, 409, 422, 503)
+}
+
+
+class RoomSettings(BaseModel):
+    """A room's settings: its variant, 底注, the 积分 a player needs, and seconds per turn and
+    per claim window (the variant's own when left out); options switch the variant's rules."""
+
+    variant: str = Field(min_length=1, max_length=32, examples=["harbin"])
+    base_stake: int = Field(default=1, ge=1, le=1_000_000, description="底注")
+    minimum_points: int = Field(default=0, ge=-MAX_POINTS, le=MAX_POINTS)
+    turn_seconds: int | None = Field(default=None, ge=1, le=3600)
+    claim_seconds: int | None = Field(default=None, ge=1, le=3600)
+    options: dict[str, bool] = Field(default_factory=dict)
+
+
+class RoomView(BaseModel):
+    room: str
+    settings: dict[str, Any] | None
+    table_id: str = Field(description="The forming table")
+    seats: list[str | None]
+    ready: list[int]
+    free_seats: list[int]
+    started: list[str] = Field(description="The tables this room started, oldest first")
+    version: int
+
+
+class Seating(BaseModel):
+    """Where the player is now: at the forming table (``started`` false) or at the table the
+    room started with them (``started`` true: mint its seat token)."""
+
+    room: str
+    player: str
+    table_id: str | None
+    seat: int | None
+    ready: bool
+    started: bool
+    forming: RoomView
+
+
+class PointsChange(BaseModel):
+    amount: int = Field(ge=-MAX_ADJUSTMENT, le=MAX_ADJUSTMENT, description="Not 0")
+    kind: Literal["grant", "top_up", "correction"] = "grant"
+    reason: str = Field(default="", max_length=200)
+
+
+class PointsChanged(BaseModel):
+    player: str
+    amount: int
+    kind: str
+    version: int = Field(description="The version of the player's stream")
+    position: int = Field(description="Pass as min_position to read the balance")
+
+
+def refusal(code: str, reason: str, **facts: Any) -> JSONResponse:
+    status = STATUS.get(code, 409)
+    body = {"type": f"urn:paiju:rooms:{code}", "title": code.replace("_", " "), "status": status,
+            "detail": reason, "code": code, **facts}  # fmt: skip
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE)
+
+
+def rooms_of(ctx: ApiContext) -> RoomService:
+    return RoomService(ctx.store, QueuedStarter(ctx.app, ctx.store, ctx.settings.api_command_wait))
+
+
+def seating(state: RoomState, player: str) -> Seating:
+    seat = state.seat_of(player)
+    playing = state.playing.get(player)
+    started = seat is None and playing is not None and playing == (state.started or ("",))[-1]
+    return Seating(
+        room=state.room, player=player, table_id=state.table_id if seat is not None else playing,
+        seat=seat if seat is not None else _started_seat(state, player) if started else None,
+        ready=started or (seat is not None and seat in state.ready), started=started,
+        forming=RoomView(**state.view()),
+    )  # fmt: skip
+
+
+def _started_seat(state: RoomState, player: str) -> int | None:
+    return state.started_seats.get(player)
+
+
+async def run(ctx: ApiContext, action: str, room: str, player: str) -> Any:
+    service = rooms_of(ctx)
+    try:
+        state = await run_in_threadpool(getattr(service, action), room, player)
+    except RoomRefused as refused:
+        return refusal(refused.code, refused.reason, **refused.facts)
+    except RoomBusy as busy:
+        return refusal("busy", str(busy))
+    except TableNotStarted as error:
+        return refusal("table_not_started", f"{error}; send ready again to finish opening it")
+    return seating(state, player)
+
+
+@router.put("/rooms/{room}", summary="Create or change a room (its next table uses the change)",
+            responses=REFUSED, response_model=RoomView)  # fmt: skip
+async def configure(room: RoomId, settings: Annotated[RoomSettings, Body()], key: TablesKey,
+                    ctx: Ctx) -> Any:  # fmt: skip
+    try:
+        configured = RoomConfigured(room=room, **settings.model_dump())
+        state = await run_in_threadpool(rooms_of(ctx).configure, configured)
+    except ValidationError as error:
+        return refusal("invalid_input", str(error.errors()[0]["msg"]))
+    except RoomRefused as refused:
+        return refusal(refused.code, refused.reason, **refused.facts)
+    except RoomBusy as busy:
+        return refusal("busy", str(busy))
+    return RoomView(**state.view())
+
+
+@router.get("/rooms/{room}", summary="A room: its settings, its forming table, its tables",
+            responses=REFUSED, response_model=RoomView)  # fmt: skip
+async def room_view(room: RoomId, key: TablesKey, ctx: Ctx) -> Any:
+    state = await run_in_threadpool(rooms_of(ctx).load, room)
+    if state.settings is None:
+        return refusal("room_not_found", f"no room {room!r} has been configured")
+    return RoomView(**state.view())
+
+
+@router.post("/rooms/{room}/players/{player}/join", responses=REFUSED, response_model=Seating,
+             summary="Seat a player at the room's forming table (first free seat); no body")  # fmt: skip
+async def join(room: RoomId, player: PlayerId, key: TablesKey, ctx: Ctx) -> Any:
+    return await run(ctx, "join", room, player)
+
+
+@router.post("/rooms/{room}/players/{player}/leave", responses=REFUSED, response_model=Seating,
+             summary="Stand a player up before the table starts; no body")  # fmt: skip
+async def leave(room: RoomId, player: PlayerId, key: TablesKey, ctx: Ctx) -> Any:
+    return await run(ctx, "leave", room, player)
+
+
+@router.post("/rooms/{room}/players/{player}/ready", responses=REFUSED, response_model=Seating,
+             summary="准备: the fourth ready player starts the table (opened and dealt); no body")  # fmt: skip
+async def ready(room: RoomId, player: PlayerId, key: TablesKey, ctx: Ctx) -> Any:
+    return await run(ctx, "ready", room, player)
+
+
+@router.post("/players/{player}/points", responses=REFUSED, response_model=PointsChanged,
+             summary="Grant, top up or correct a player's 积分 (Idempotency-Key: the change's id)")  # fmt: skip
+async def change_points(player: PlayerId, change: Annotated[PointsChange, Body()],
+                        command_id: CommandIdHeader, key: TablesKey,
+                        ctx: Ctx) -> Any:  # fmt: skip
+    try:
+        recorded = await run_in_threadpool(
+            lambda: adjust_points(ctx.store, player, change.amount, change.kind,
+                                  reason=change.reason, command_id=command_id))  # fmt: skip
+    except AdjustmentError as error:
+        return refusal("invalid_input", str(error))
+    except CommandConflictError as error:
+        return refusal("idempotency_key_in_use", str(error))
+    payload = recorded.payload
+    return PointsChanged(player=player, amount=payload["amount"], kind=payload["kind"],
+                         version=recorded.version, position=recorded.position)  # fmt: skip

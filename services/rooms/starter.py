@@ -1,0 +1,72 @@
+"""Opening a table a room started, and dealing its first hand: through a ``TableService`` in
+this process, or through the workers' command queue (the API's path, like every command).
+
+Both send ``OpenTable`` and ``StartHand`` under command ids derived from the table id, so
+starting a table again (after a crash between the room's ``room_table_started`` and the
+table's opening, ``RoomService.ensure_started``) records nothing twice.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from celery import Celery
+
+from events.envelope import Actor
+from events.rooms import RoomTableStarted
+from events.store.base import EventStore
+from services.rules.table.commands import Command, OpenTable, StartHand
+from services.tables.service import Rejected, TableService
+
+
+class TableNotStarted(RuntimeError):
+    """The table could not be opened or dealt now; starting it again is safe."""
+
+
+class TableStarter(Protocol):
+    def start(self, room: str, started: RoomTableStarted) -> None: ...
+
+
+def commands(room: str, started: RoomTableStarted) -> list[tuple[str, Command]]:
+    table_id = started.table_id
+    opened = OpenTable(
+        table_id=table_id, variant=started.variant, players=started.players,
+        base_stake=started.base_stake, options=dict(started.options),
+        timing=dict(started.timing), room=room,
+    )  # fmt: skip
+    return [(f"{table_id}:open", opened), (f"{table_id}:deal-1", StartHand())]
+
+
+class DirectStarter:
+    """Through a ``TableService`` of this process (tests, tools, one-process use)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    def start(self, room: str, started: RoomTableStarted) -> None:
+        for command_id, command in commands(room, started):
+            result = self.service.handle(started.table_id, command, command_id=command_id,
+                                         actor=Actor.system())  # fmt: skip
+            if isinstance(result, Rejected):
+                raise TableNotStarted(f"table {started.table_id}: {result.reason}")
+
+
+class QueuedStarter:
+    """Through the workers' ``commands`` queue, awaiting each outcome (bounded)."""
+
+    def __init__(self, app: Celery, store: EventStore, timeout: float = 10.0) -> None:
+        self.app, self.store, self.timeout = app, store, timeout
+
+    def start(self, room: str, started: RoomTableStarted) -> None:
+        from workers.client import OutcomeTimeoutError, submit_and_wait
+
+        for command_id, command in commands(room, started):
+            try:
+                outcome = submit_and_wait(
+                    self.app, self.store, started.table_id, command, command_id=command_id,
+                    actor=Actor.system(), timeout=self.timeout, resend_every=self.timeout / 2,
+                )  # fmt: skip
+            except OutcomeTimeoutError as error:
+                raise TableNotStarted(f"table {started.table_id}: {error}") from None
+            if not outcome.accepted:
+                raise TableNotStarted(f"table {started.table_id}: {outcome.reason}")
