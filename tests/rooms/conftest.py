@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 from pg_reset import PG_DSN, PG_URL, empty_schema, fresh_schema
+from psycopg import sql
 
 from events.store import open_store
 from events.store.base import EventStore
@@ -29,6 +30,11 @@ def pg_url(rooms_schema: str) -> str:
         pass
     with psycopg.connect(PG_DSN, autocommit=True) as conn:
         empty_schema(conn, rooms_schema)
+        for (table,) in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = %s AND tablename ~ '_b[0-9]+$'",
+            (rooms_schema,),
+        ).fetchall():  # a read model build's tables: dropped, as its row in projection_builds is
+            conn.execute(sql.SQL("DROP TABLE {}").format(sql.Identifier(rooms_schema, table)))
     return url
 
 

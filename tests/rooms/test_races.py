@@ -52,7 +52,7 @@ def test_joins_racing_for_the_last_seat_never_over_seat(pg_url: str) -> None:
             for player in ("ann", "bo", "cy"):
                 rooms.join(room, f"{player}{round_}")
             racers = [f"r{round_}x{n}" for n in range(RACERS)]
-            results = race(pg_url, [lambda s, p=p: s.join(room, p) for p in racers])
+            results = race(pg_url, [lambda s, p=p, r=room: s.join(r, p) for p in racers])
             refused = [r for r in results if isinstance(r, RoomRefused)]
             assert [r.code for r in refused] == ["table_full"] * (RACERS - 1)
             seats = rooms.load(room).seats
@@ -69,7 +69,7 @@ def test_one_player_racing_into_two_rooms_holds_one_seat(pg_url: str) -> None:
             for name in names:
                 rooms.configure(settings(name))
             player = f"ann{round_}"
-            results = race(pg_url, [lambda s, r=r: s.join(r, player) for r in names])
+            results = race(pg_url, [lambda s, r=r, p=player: s.join(r, p) for r in names])
             seated = [name for name in names if player in rooms.load(name).seats]
             assert len(seated) == 1
             refused = [r for r in results if isinstance(r, RoomRefused)]

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from workers.projections.db import ProjectionDB
 from workers.projections.live_tables import LIVE, LiveTables
 from workers.projections.queries import DEFAULT_PAGE_SIZE, Page, View, page_window, paged, query
-from workers.projections.rooms import ROOMS, Rooms
+from workers.projections.rooms import FORMING, ROOMS, Rooms
 
 LIVE_PROJECTION, ROOMS_PROJECTION = LiveTables(), Rooms()
 
@@ -47,7 +47,23 @@ class Room(BaseModel):
     room: str
     tables_in_play: int
     players_seated: int
-    tables_waiting: int  # 0 until seating exists (``workers.projections.rooms``)
+    tables_waiting: int  # its forming table, while it has a free seat (0 or 1)
+    players_waiting: int = 0  # seated at its forming table
+    last_position: int
+
+
+class WaitingTable(BaseModel):
+    """A room's forming table, waiting for players: who sits where, the free seats, who is
+    准备, and the room's settings a player is seated under."""
+
+    room: str
+    table_id: str
+    seats: list[str | None]
+    free_seats: list[int]
+    ready: list[int]
+    variant: str
+    base_stake: int
+    minimum_points: int
     last_position: int
 
 
@@ -114,5 +130,37 @@ def room(db: ProjectionDB, name: str, *, min_position: int | None = None) -> Roo
     def answer(view: View) -> Room | None:
         row = view.rows.get(ROOMS.name, {"room": name})
         return Room.model_validate(row) if row is not None else None
+
+    return query(db, ROOMS_PROJECTION, answer, min_position=min_position)
+
+
+def _waiting(row: dict[str, Any]) -> WaitingTable:
+    return WaitingTable.model_validate({k: v for k, v in row.items() if k not in ("number", "waiting")})
+
+
+def waiting_tables(
+    db: ProjectionDB, room: str | None = None, page: int = 1, size: int = DEFAULT_PAGE_SIZE, *,
+    min_position: int | None = None,
+) -> Page[WaitingTable]:  # fmt: skip
+    """The rooms' forming tables with a free seat, by room (one room's, if given)."""
+    page_window(page, size)
+    where: dict[str, object] = {"waiting": 1} if room is None else {"waiting": 1, "room": room}
+
+    def answer(view: View) -> Page[WaitingTable]:
+        found, more = paged(view, FORMING.name, where, ("room",), page, size)
+        return Page[WaitingTable](items=[_waiting(r) for r in found], page=page, size=size,
+                                  more=more, position=view.position)  # fmt: skip
+
+    return query(db, ROOMS_PROJECTION, answer, min_position=min_position)
+
+
+def forming_table(
+    db: ProjectionDB, room: str, *, min_position: int | None = None
+) -> WaitingTable | None:
+    """A room's forming table, full or not (None for a room never configured)."""
+
+    def answer(view: View) -> WaitingTable | None:
+        row = view.rows.get(FORMING.name, {"room": room})
+        return _waiting(row) if row is not None else None
 
     return query(db, ROOMS_PROJECTION, answer, min_position=min_position)
