@@ -1,23 +1,35 @@
 """Rooms and seating (decision 18), and the platform's point grants and top-ups.
 
 Every route takes a platform API key with the ``tables`` scope: the platform acts for its
-player (named in the path), as it does when it opens tables and mints seat tokens. A player's
-client never holds an API key, and no seat token exists before the table does; once the room
-has started the player's table (``started: true`` in the answer, ``table_id`` and ``seat``
-given), the platform mints the seat's token with ``POST /v1/tables/{table_id}/seats/{seat}/tokens``.
+player (named in the path), as it does when it opens tables and mints seat tokens; a player's
+client holds no API key, and no seat token exists before its table does. Routes (no body
+unless said):
 
-A refusal is a problem document with a ``code`` for programs and the facts it rests on:
-``below_minimum`` (403, with ``minimum_points`` and ``points``), ``seated_elsewhere`` (409, with
-the ``table_id`` to return to), ``table_full``, ``not_seated``, ``table_started`` (409),
-``room_not_found`` (404), ``invalid_input`` (422); ``busy`` and ``table_not_started`` (503) may
-be sent again as they were.
+- ``PUT /v1/rooms/{room}`` body ``RoomSettings`` (``variant``, ``base_stake`` 底注,
+  ``minimum_points``, ``turn_seconds``, ``claim_seconds``, ``options``): create or change a
+  room (a change applies to its next table) → ``RoomView``;
+- ``GET /v1/rooms/{room}`` → ``RoomView`` (from the room's stream: its forming table now);
+- ``GET /v1/rooms?waiting=true&page=&size=&min_position=`` → the forming tables (read model);
+- ``POST /v1/rooms/{room}/players/{player}/join`` | ``/leave`` | ``/ready`` → ``Seating``: the
+  player's ``table_id`` and ``seat``, and ``started``. The fourth ``ready`` opens the table
+  and deals its first hand before answering ``started: true``; then the platform mints the
+  seat's token with ``POST /v1/tables/{table_id}/seats/{seat}/tokens``. Each is safe to send
+  again (joined, left or ready already: the same answer);
+- ``POST /v1/players/{player}/points`` body ``{"amount", "kind": grant|top_up|correction,
+  "reason"}`` with ``Idempotency-Key`` (the change's id: sent twice, recorded once).
+
+A refusal is a problem document with a ``code`` and the facts it rests on: ``below_minimum``
+(403, ``minimum_points`` and ``points``), ``seated_elsewhere`` (409, the ``table_id`` to return
+to), ``table_full``, ``not_seated``, ``table_started`` (409, ``table_id``),
+``idempotency_key_in_use`` (409), ``room_not_found`` (404), ``invalid_input`` (422); ``busy``,
+``table_not_started`` and ``read_model_behind`` (503) may be sent again as they were.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path
+from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -33,12 +45,14 @@ from services.api.problems import MEDIA_TYPE
 from services.rooms.room import RoomRefused, RoomState
 from services.rooms.service import RoomBusy, RoomService
 from services.rooms.starter import QueuedStarter, TableNotStarted
+from workers.projections.queries import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, ReadModelBehind
+from workers.projections.queries_tables import WaitingTable, waiting_tables
 
 router = APIRouter(prefix="/v1", tags=["rooms"])
 RoomId = Annotated[str, Path(pattern=ROOM_ID_PATTERN, description="The room's id")]
 PlayerId = Annotated[str, Path(pattern=PLAYER_ID_PATTERN, description="The platform's player id")]
 STATUS = {"room_not_found": 404, "below_minimum": 403, "invalid_input": 422, "busy": 503,
-          "table_not_started": 503}  # fmt: skip
+          "table_not_started": 503, "read_model_behind": 503}  # fmt: skip
 REFUSED: dict[int | str, dict[str, Any]] = {
     status: {"description": "Refused, with a code", "content": {MEDIA_TYPE: {}}}
     for status in (403, 404, 409, 422, 503)
@@ -149,6 +163,22 @@ async def configure(room: RoomId, settings: Annotated[RoomSettings, Body()], key
     except RoomBusy as busy:
         return refusal("busy", str(busy))
     return RoomView(**state.view())
+
+
+@router.get("/rooms", response_model=Page[WaitingTable], responses=REFUSED,
+            summary="The rooms' forming tables (read model): seats, free seats, settings")  # fmt: skip
+async def list_rooms(
+    key: TablesKey, ctx: Ctx, page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    size: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
+    waiting: Annotated[bool, Query(description="Only tables with a free seat")] = False,
+    min_position: Annotated[int | None, Query(ge=0, le=2**62)] = None,
+) -> Any:  # fmt: skip
+    try:
+        return await run_in_threadpool(
+            lambda: waiting_tables(ctx.read_models(), None, page, size, min_position=min_position,
+                                   full_too=not waiting))  # fmt: skip
+    except ReadModelBehind as behind:
+        return refusal("read_model_behind", str(behind))
 
 
 @router.get("/rooms/{room}", summary="A room: its settings, its forming table, its tables",

@@ -140,11 +140,14 @@ def _waiting(row: dict[str, Any]) -> WaitingTable:
 
 def waiting_tables(
     db: ProjectionDB, room: str | None = None, page: int = 1, size: int = DEFAULT_PAGE_SIZE, *,
-    min_position: int | None = None,
+    min_position: int | None = None, full_too: bool = False,
 ) -> Page[WaitingTable]:  # fmt: skip
-    """The rooms' forming tables with a free seat, by room (one room's, if given)."""
+    """The rooms' forming tables with a free seat (every one, ``full_too``), by room (one
+    room's, if given)."""
     page_window(page, size)
-    where: dict[str, object] = {"waiting": 1} if room is None else {"waiting": 1, "room": room}
+    where: dict[str, object] = {} if full_too else {"waiting": 1}
+    if room is not None:
+        where["room"] = room
 
     def answer(view: View) -> Page[WaitingTable]:
         found, more = paged(view, FORMING.name, where, ("room",), page, size)
