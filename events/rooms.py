@@ -19,7 +19,7 @@ from events.types import Seat
 
 PlayerId = str
 ROOM_ID_PATTERN = r"^[A-Za-z0-9_-]{1,48}$"
-PLAYER_ID_PATTERN = r"^[^\s/]{1,32}$"
+PLAYER_ID_PATTERN = r"^[^\s/\x00-\x1f\x7f]{1,32}$"
 MAX_POINTS = 1_000_000_000
 
 

@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from events.accounts import MAX_ADJUSTMENT
+from events.envelope import InvalidIdError
 from events.rooms import MAX_POINTS, PLAYER_ID_PATTERN, ROOM_ID_PATTERN, RoomConfigured
 from events.store.base import CommandConflictError
 from services.accounts import AdjustmentError, adjust_points
@@ -49,8 +50,14 @@ from workers.projections.queries import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, 
 from workers.projections.queries_tables import WaitingTable, waiting_tables
 
 router = APIRouter(prefix="/v1", tags=["rooms"])
-RoomId = Annotated[str, Path(pattern=ROOM_ID_PATTERN, description="The room's id")]
-PlayerId = Annotated[str, Path(pattern=PLAYER_ID_PATTERN, description="The platform's player id")]
+RoomId = Annotated[str, Path(pattern=ROOM_ID_PATTERN, description="The room's id",
+                            openapi_examples={"lobby": {"value": "lobby"}})]  # fmt: skip
+PlayerId = Annotated[str, Path(pattern=PLAYER_ID_PATTERN, description="The platform's player id",
+                               openapi_examples={"ann": {"value": "ann"}})]  # fmt: skip
+Action = Annotated[Literal["join", "leave", "ready"], Path(description="join, leave or ready")]
+SETTINGS_EXAMPLE = {"harbin": {"value": {"variant": "harbin", "base_stake": 2, "minimum_points": 0,
+                                         "turn_seconds": 20, "claim_seconds": 8}}}  # fmt: skip
+POINTS_EXAMPLE = {"grant": {"value": {"amount": 500, "kind": "grant", "reason": "welcome"}}}
 STATUS = {"room_not_found": 404, "below_minimum": 403, "invalid_input": 422, "busy": 503,
           "table_not_started": 503, "read_model_behind": 503}  # fmt: skip
 REFUSED: dict[int | str, dict[str, Any]] = {
@@ -113,7 +120,8 @@ def refusal(code: str, reason: str, **facts: Any) -> JSONResponse:
     status = STATUS.get(code, 409)
     body = {"type": f"urn:paiju:rooms:{code}", "title": code.replace("_", " "), "status": status,
             "detail": reason, "code": code, **facts}  # fmt: skip
-    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE)
+    again = {"Retry-After": "1"} if status == 503 else None  # busy: the same request again
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=again)
 
 
 def rooms_of(ctx: ApiContext) -> RoomService:
@@ -140,6 +148,8 @@ async def run(ctx: ApiContext, action: str, room: str, player: str) -> Any:
     service = rooms_of(ctx)
     try:
         state = await run_in_threadpool(getattr(service, action), room, player)
+    except InvalidIdError as error:
+        return refusal("invalid_input", str(error))
     except RoomRefused as refused:
         return refusal(refused.code, refused.reason, **refused.facts)
     except RoomBusy as busy:
@@ -151,7 +161,7 @@ async def run(ctx: ApiContext, action: str, room: str, player: str) -> Any:
 
 @router.put("/rooms/{room}", summary="Create or change a room (its next table uses the change)",
             responses=REFUSED, response_model=RoomView)  # fmt: skip
-async def configure(room: RoomId, settings: Annotated[RoomSettings, Body()], key: TablesKey,
+async def configure(room: RoomId, settings: Annotated[RoomSettings, Body(openapi_examples=SETTINGS_EXAMPLE)], key: TablesKey,
                     ctx: Ctx) -> Any:  # fmt: skip
     try:
         configured = RoomConfigured(room=room, **settings.model_dump())
@@ -173,6 +183,10 @@ async def list_rooms(
     waiting: Annotated[bool, Query(description="Only tables with a free seat")] = False,
     min_position: Annotated[int | None, Query(ge=0, le=2**62)] = None,
 ) -> Any:  # fmt: skip
+    last = await run_in_threadpool(lambda: ctx.store.last_position())  # type: ignore[attr-defined]
+    if min_position is not None and min_position > last:
+        return refusal("invalid_input", f"min_position {min_position} is beyond the store's last "
+                       f"position {last}: no write has it")  # fmt: skip
     try:
         return await run_in_threadpool(
             lambda: waiting_tables(ctx.read_models(), None, page, size, min_position=min_position,
@@ -190,27 +204,18 @@ async def room_view(room: RoomId, key: TablesKey, ctx: Ctx) -> Any:
     return RoomView(**state.view())
 
 
-@router.post("/rooms/{room}/players/{player}/join", responses=REFUSED, response_model=Seating,
-             summary="Seat a player at the room's forming table (first free seat); no body")  # fmt: skip
-async def join(room: RoomId, player: PlayerId, key: TablesKey, ctx: Ctx) -> Any:
-    return await run(ctx, "join", room, player)
-
-
-@router.post("/rooms/{room}/players/{player}/leave", responses=REFUSED, response_model=Seating,
-             summary="Stand a player up before the table starts; no body")  # fmt: skip
-async def leave(room: RoomId, player: PlayerId, key: TablesKey, ctx: Ctx) -> Any:
-    return await run(ctx, "leave", room, player)
-
-
-@router.post("/rooms/{room}/players/{player}/ready", responses=REFUSED, response_model=Seating,
-             summary="准备: the fourth ready player starts the table (opened and dealt); no body")  # fmt: skip
-async def ready(room: RoomId, player: PlayerId, key: TablesKey, ctx: Ctx) -> Any:
-    return await run(ctx, "ready", room, player)
+@router.post("/rooms/{room}/players/{player}/{action}", responses=REFUSED, response_model=Seating,
+             summary="A player's join (seated at the forming table's first free seat), leave "
+                     "(before the start) or ready (准备: the fourth starts the table, opened and "
+                     "dealt); no body")  # fmt: skip
+async def seat_action(room: RoomId, player: PlayerId, action: Action, key: TablesKey,
+                      ctx: Ctx) -> Any:  # fmt: skip
+    return await run(ctx, action, room, player)
 
 
 @router.post("/players/{player}/points", responses=REFUSED, response_model=PointsChanged,
              summary="Grant, top up or correct a player's 积分 (Idempotency-Key: the change's id)")  # fmt: skip
-async def change_points(player: PlayerId, change: Annotated[PointsChange, Body()],
+async def change_points(player: PlayerId, change: Annotated[PointsChange, Body(openapi_examples=POINTS_EXAMPLE)],
                         command_id: CommandIdHeader, key: TablesKey,
                         ctx: Ctx) -> Any:  # fmt: skip
     try:
