@@ -8,8 +8,8 @@ unless said):
 - ``PUT /v1/rooms/{room}`` body ``RoomSettings`` (``variant``, ``base_stake`` 底注,
   ``minimum_points``, ``turn_seconds``, ``claim_seconds``, ``options``): create or change a
   room (a change applies to its next table) → ``RoomView``;
-- ``GET /v1/rooms/{room}`` → ``RoomView`` (from the room's stream: its forming table now);
-- ``GET /v1/rooms?waiting=true&page=&size=&min_position=`` → the forming tables (read model);
+- ``GET /v1/rooms?room=&waiting=true&page=&size=&min_position=`` → the forming tables (read
+  model; ``min_position`` from a join's answer reads one's own write);
 - ``POST /v1/rooms/{room}/players/{player}/join`` | ``/leave`` | ``/ready`` → ``Seating``: the
   player's ``table_id`` and ``seat``, and ``started``. The fourth ``ready`` opens the table
   and deals its first hand before answering ``started: true``; then the platform mints the
@@ -181,6 +181,7 @@ async def list_rooms(
     key: TablesKey, ctx: Ctx, page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     size: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
     waiting: Annotated[bool, Query(description="Only tables with a free seat")] = False,
+    room: Annotated[str | None, Query(pattern=ROOM_ID_PATTERN, description="Only this room")] = None,
     min_position: Annotated[int | None, Query(ge=0, le=2**62)] = None,
 ) -> Any:  # fmt: skip
     last = await run_in_threadpool(lambda: ctx.store.last_position())  # type: ignore[attr-defined]
@@ -189,19 +190,10 @@ async def list_rooms(
                        f"position {last}: no write has it")  # fmt: skip
     try:
         return await run_in_threadpool(
-            lambda: waiting_tables(ctx.read_models(), None, page, size, min_position=min_position,
+            lambda: waiting_tables(ctx.read_models(), room, page, size, min_position=min_position,
                                    full_too=not waiting))  # fmt: skip
     except ReadModelBehind as behind:
         return refusal("read_model_behind", str(behind))
-
-
-@router.get("/rooms/{room}", summary="A room: its settings, its forming table, its tables",
-            responses=REFUSED, response_model=RoomView)  # fmt: skip
-async def room_view(room: RoomId, key: TablesKey, ctx: Ctx) -> Any:
-    state = await run_in_threadpool(rooms_of(ctx).load, room)
-    if state.settings is None:
-        return refusal("room_not_found", f"no room {room!r} has been configured")
-    return RoomView(**state.view())
 
 
 @router.post("/rooms/{room}/players/{player}/{action}", responses=REFUSED, response_model=Seating,

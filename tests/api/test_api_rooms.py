@@ -46,13 +46,14 @@ def problem(answer: httpx.Response, status: int, code: str) -> dict[str, Any]:
     return body
 
 
-async def test_the_platform_sets_up_a_room_and_reads_it_back(client: httpx.AsyncClient, api: Api) -> None:
+async def test_the_platform_sets_up_a_room_and_changes_it(client: httpx.AsyncClient, api: Api) -> None:
     room = await a_room(client, api, minimum_points=100)
-    read = await client.get(f"/v1/rooms/{room}", headers=platform_headers(api.key))
-    assert read.status_code == 200
-    body = read.json()
-    assert body["settings"]["minimum_points"] == 100 and body["settings"]["base_stake"] == 2
-    assert (body["table_id"], body["free_seats"]) == (f"{room}.1", [0, 1, 2, 3])
+    changed = await client.put(f"/v1/rooms/{room}", json=room_body(minimum_points=50),
+                               headers=platform_headers(api.key))  # fmt: skip
+    assert changed.status_code == 200
+    body = changed.json()
+    assert body["settings"]["minimum_points"] == 50 and body["settings"]["base_stake"] == 2
+    assert (body["table_id"], body["free_seats"], body["version"]) == (f"{room}.1", [0, 1, 2, 3], 2)
 
 
 async def test_players_are_seated_and_four_ready_start_a_dealt_table_the_platform_mints_tokens_for(
@@ -149,7 +150,7 @@ async def test_the_platform_lists_the_rooms_tables_waiting_for_players(
     projector.attach()
     projector.catch_up()
     position = api.ctx.store.last_position()  # type: ignore[attr-defined]
-    listed = await client.get("/v1/rooms", params={"waiting": True, "size": 200,
+    listed = await client.get("/v1/rooms", params={"waiting": True, "room": room,
                                                    "min_position": position},
                               headers=platform_headers(api.key))  # fmt: skip
     assert listed.status_code == 200, listed.text
