@@ -104,7 +104,7 @@ def test_each_part_s_settings_load_once_the_operator_fills_in_the_secrets(clean_
 
 
 def test_every_process_of_the_service_is_deployed_in_compose_and_in_kubernetes() -> None:
-    service = parts(workers=1, timekeepers=1, reactors=1, with_reactor=True, with_api=True)
+    service = parts(workers=1, timekeepers=1, reactors=1, with_reactor=True, api_ports=[8080])
     processes = {part.argv[3] for part in service}  # [python, -m, services.cli.main, NAME]
     assert processes == {"api", *PARTS}
     for where in ("compose", "k8s"):
