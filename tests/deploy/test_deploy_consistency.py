@@ -16,6 +16,7 @@ import httpx
 import pytest
 import redis
 from deploy_kit import (
+    OPERATOR_ENV,
     OPERATOR_SECRET,
     compose,
     compose_env,
@@ -249,3 +250,16 @@ def test_the_readme_names_every_setting_deploy_sets() -> None:
     readme = (Path(__file__).resolve().parents[2] / "deploy" / "README.md").read_text()
     used = set().union(*all_paiju_variables().values())
     assert sorted(v for v in used if v not in readme) == []
+
+
+def test_without_a_webhook_compose_s_parts_load_and_health_expects_no_reactor(
+    clean_environment,
+) -> None:
+    from workers.health import expected_parts
+
+    no_webhook = {k: v for k, v in OPERATOR_ENV.items() if not k.startswith("PAIJU_WEBHOOK_")}
+    for variable, value in compose_env(compose_parts()["worker-effects"], no_webhook).items():
+        clean_environment.setenv(variable, value)
+    settings = load_settings()
+    assert not settings.webhook_url
+    assert expected_parts(settings) == [p for p in PARTS if p != "reactor"]
