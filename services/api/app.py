@@ -94,7 +94,7 @@ def create_api(ctx: ApiContext) -> FastAPI:
     api.add_middleware(problems.CorrelationIds)  # outermost of ours: every answer carries it
     origins = [o.strip() for o in ctx.settings.api_cors_origins.split(",") if o.strip()]
     if origins:
-        api.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],
+        api.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "PUT"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key",
                                           "If-Match", "Last-Event-ID"],
                            expose_headers=["Retry-After", problems.CORRELATION_HEADER])  # fmt: skip

@@ -128,5 +128,8 @@ async def test_cors_allows_only_the_configured_origins(api: Api) -> None:
         asked = {"Access-Control-Request-Method": "POST"}
         allowed = await client.options("/v1/tables", headers={"Origin": "https://platform.example", **asked})
         refused = await client.options("/v1/tables", headers={"Origin": "https://evil.example", **asked})
+        put = await client.options("/v1/rooms/east", headers={
+            "Origin": "https://platform.example", "Access-Control-Request-Method": "PUT"})  # fmt: skip
     assert allowed.headers["access-control-allow-origin"] == "https://platform.example"
     assert "access-control-allow-origin" not in refused.headers
+    assert put.status_code == 200  # a room is configured with PUT
