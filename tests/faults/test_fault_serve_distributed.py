@@ -88,7 +88,8 @@ def test_paiju_serve_distributed_plays_the_demo_and_restarts_a_part_killed_with_
     killed: dict[str, tuple[int, int]] = {}
     pool: list[int] = []  # the killed worker's pool processes, orphaned by the kill
     try:
-        assert wait_for(lambda: events_since(store, 0, "timer") > 0, 30)  # played, and timed
+        # played, and timed; the demo plays through the API process, which starts first
+        assert wait_for(lambda: events_since(store, 0, "timer") > 0, 90)
         for name in ("worker", "timekeeper", "reactor"):
             before = the_part(serve, name)
             mark = last_position(store)
