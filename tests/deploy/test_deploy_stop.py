@@ -82,26 +82,33 @@ def started(argv: list[str]) -> list[str]:
     return argv
 
 
-def test_each_deployed_part_answers_its_probes_then_stops_cleanly_on_sigterm(deployed_env) -> None:
+def test_each_deployed_part_answers_its_probes_then_stops_cleanly_on_sigterm(
+    deployed_env, tmp_path
+) -> None:
     containers = paiju_containers()
+    logs = {name: (tmp_path / f"{name}.log").open("wb") for name in containers}
     processes = {
         name: subprocess.Popen([*paiju(), *started(c["args"])], env=deployed_env,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                               stdout=subprocess.PIPE, stderr=logs[name])
         for name, c in containers.items()
     }  # fmt: skip
     prefix = deployed_env["PAIJU_KEY_PREFIX"]
+
+    def said(name: str) -> str:  # the end of a part's log, for a failure's message
+        return (tmp_path / f"{name}.log").read_text(errors="replace")[-2000:]
+
     try:
         first_line = processes["api"].stdout.readline().decode()  # type: ignore[union-attr]
         api = re.search(r"listening on (http://[\d.:]+)", first_line)
-        assert api, first_line
+        assert api, (first_line, said("api"))
         parts = {"worker", "timekeeper", "projector", "reactor"}
         deadline = time.monotonic() + STARTING
         while time.monotonic() < deadline:
             beats = heartbeats(prefix)
             if {b["part"] for b in beats.values()} >= parts and len(beats) >= len(containers) - 1:
                 break
-            assert all(p.poll() is None for p in processes.values()), {
-                n: p.returncode for n, p in processes.items()}
+            exited = [n for n, p in processes.items() if p.poll() is not None]
+            assert not exited, {n: said(n) for n in exited}
             time.sleep(0.5)
         beats = heartbeats(prefix)
         assert {b["part"] for b in beats.values()} >= parts, beats
@@ -126,7 +133,7 @@ def test_each_deployed_part_answers_its_probes_then_stops_cleanly_on_sigterm(dep
             process.send_signal(signal.SIGTERM)  # the main process only, as a container's PID 1
         took = {}
         for name, process in processes.items():
-            assert process.wait(BOUND) == 0, name
+            assert process.wait(BOUND) == 0, (name, said(name))
             took[name] = round(time.monotonic() - stopping, 1)
         # Seconds each took to stop, beside its grace period (shown, not asserted: a loaded
         # test machine is no measure of a pod's).
@@ -139,3 +146,5 @@ def test_each_deployed_part_answers_its_probes_then_stops_cleanly_on_sigterm(dep
                 with suppress(ProcessLookupError):
                     process.kill()
                 process.wait(10)
+        for log in logs.values():
+            log.close()
