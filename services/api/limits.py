@@ -203,8 +203,16 @@ async def caller_of(request: Request, ctx: ApiContext, limits: RateLimits, actio
                   f"{token.role}:{token.table_id}:{_digest(token.subject)[:16]}", "table")  # fmt: skip
 
 
+# Probes and scrapers (Kubernetes, Prometheus) poll these from one address: a 429 would make a
+# healthy process look down. They read nothing of a player's and cost one small query at most.
+UNLIMITED_PATHS = frozenset({"/metrics", "/healthz", "/readyz"})
+
+
 async def rate_limited(request: Request) -> None:
-    """The dependency on every route: one hit from the limit of this caller and action."""
+    """The dependency on every route: one hit from the limit of this caller and action
+    (none for the operations probes, ``UNLIMITED_PATHS``)."""
+    if getattr(request.scope.get("route"), "path", None) in UNLIMITED_PATHS:
+        return
     limits: RateLimits = request.app.state.rate_limits
     ctx: ApiContext = request.app.state.context
     action = action_of(request)

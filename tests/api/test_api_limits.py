@@ -115,6 +115,16 @@ async def test_callers_without_valid_credentials_are_limited_by_address(api: Api
         assert_refused(over, "anonymous", "address 127.0.0.1")
 
 
+async def test_probes_and_scrapes_are_never_rate_limited(api: Api) -> None:
+    """A Kubernetes probe or a Prometheus scrape told 429 would make a healthy process look
+    down: /healthz, /readyz and /metrics take nothing from the address's limit."""
+    async with client_with(api, api_rate_limit_anonymous="2/minute") as client:
+        for _ in range(4):
+            for path in ("/healthz", "/readyz", "/metrics"):
+                assert (await client.get(path)).status_code != 429, path
+        assert (await client.get("/v1/tables/t-x/view")).status_code == 401  # its 2 untouched
+
+
 def limits_on(url: str, prefix: str, commands: str = "3/minute") -> RateLimits:
     return RateLimits(load_settings(api_rate_limit_storage=url, key_prefix=prefix,
                                     api_rate_limit_commands=commands))  # fmt: skip
