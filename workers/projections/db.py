@@ -24,6 +24,7 @@ from psycopg import sql as pgsql
 from events.store import parse_store_url
 from events.store.migrations import migrate_postgres, migrate_sqlite
 from workers.projections.base import Projection
+from workers.projections.batch_rows import BatchRows
 from workers.projections.sql import Dialect, SqlRows, create_statements, drop_statements
 
 BUILD_COLUMNS = "name, build, code_version, position, active, caught_up_at, error, error_position"
@@ -80,6 +81,10 @@ class ProjectionDB:
         yield
 
     def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def _run_many(self, conn: Any, text: str, many: list[Sequence[Any]]) -> None:
+        """One statement for many parameter rows (PostgreSQL: pipelined, one round trip)."""
         raise NotImplementedError
 
     @property
@@ -203,28 +208,29 @@ class ProjectionDB:
     @contextlib.contextmanager
     def batch(
         self, projection: Projection, build: int, expected: int, last: int
-    ) -> Iterator[SqlRows]:
+    ) -> Iterator[BatchRows]:
         """Rows on the build's tables, committed with its checkpoint moved from ``expected``
-        to ``last``; ``CheckpointMoved`` (and nothing written) if it is no longer ``expected``."""
+        to ``last``; ``CheckpointMoved`` (and nothing written) if it is no longer ``expected``.
+
+        The compare-and-set comes first, in one statement: it locks the build's row (a second
+        projector's waits, then finds the position moved), and a batch that fails undoes it
+        with its rows. The rows are kept in memory and written at the end (``BatchRows``)."""
         m = self.mark
-        lock = "" if self.dialect == "sqlite" else " FOR UPDATE"
         with self._transaction() as conn:
-            found = self._run(
-                conn,
-                f"SELECT position FROM projection_builds WHERE name = {m} AND build = {m}{lock}",
-                (projection.name, build),
-            )
-            if not found or int(found[0][0]) != expected:
-                raise CheckpointMoved(f"{projection.name} build {build}: not at {expected}")
-            yield SqlRows(
-                projection.tables, build, self.dialect, lambda t, p: self._run(conn, t, p)
-            )
-            self._run(
+            moved = self._run(
                 conn,
                 f"UPDATE projection_builds SET position = {m}, updated_at = CURRENT_TIMESTAMP"
-                f" WHERE name = {m} AND build = {m} AND position = {m}",
+                f" WHERE name = {m} AND build = {m} AND position = {m} RETURNING position",
                 (last, projection.name, build, expected),
             )
+            if not moved:
+                raise CheckpointMoved(f"{projection.name} build {build}: not at {expected}")
+            rows = BatchRows(SqlRows(
+                projection.tables, build, self.dialect, lambda t, p: self._run(conn, t, p),
+                lambda t, many: self._run_many(conn, t, many),
+            ))  # fmt: skip
+            yield rows
+            rows.flush()
 
     @contextlib.contextmanager
     def reader(self, projection: Projection, build: int) -> Iterator[SqlRows]:
@@ -317,6 +323,9 @@ class SqliteProjectionDB(ProjectionDB):
     def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return list(conn.execute(text, tuple(params)).fetchall())
 
+    def _run_many(self, conn: Any, text: str, many: list[Sequence[Any]]) -> None:
+        conn.executemany(text, [tuple(p) for p in many])
+
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)
         if conn is not None:
@@ -358,6 +367,10 @@ class PostgresProjectionDB(ProjectionDB):
     def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         cur = conn.execute(text.encode(), tuple(params))
         return list(cur.fetchall()) if cur.description else []
+
+    def _run_many(self, conn: Any, text: str, many: list[Sequence[Any]]) -> None:
+        with conn.cursor() as cur:
+            cur.executemany(text.encode(), [tuple(p) for p in many])
 
     def try_lead(self, name: str, build: int) -> Lease | None:
         conn = psycopg.connect(self.conninfo, autocommit=True)

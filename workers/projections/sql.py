@@ -59,6 +59,14 @@ def _decode(kind: Kind, value: Any) -> Any:
     return value
 
 
+def _each(
+    execute: Callable[[str, Sequence[Any]], list[tuple[Any, ...]]], text: str,
+    many: list[Sequence[Any]],
+) -> None:  # fmt: skip
+    for params in many:
+        execute(text, params)
+
+
 class SqlRows:
     """``Rows`` on one open transaction: ``execute(sql, params) -> rows`` runs a statement."""
 
@@ -68,11 +76,13 @@ class SqlRows:
         build: int,
         dialect: Dialect,
         execute: Callable[[str, Sequence[Any]], list[tuple[Any, ...]]],
+        execute_many: Callable[[str, list[Sequence[Any]]], None] | None = None,
     ) -> None:
         self.specs = {s.name: s for s in specs}
         self.build = build
         self.mark = "?" if dialect == "sqlite" else "%s"
         self.execute = execute
+        self.execute_many = execute_many or (lambda text, many: _each(execute, text, many))
 
     def _spec(self, table: str) -> TableSpec:
         try:
@@ -143,3 +153,34 @@ class SqlRows:
         spec = self._spec(table)
         clause, params = self._where(spec, key)
         self.execute(f"DELETE FROM {table_name(spec, self.build)}{clause}", params)
+
+    # -- for ``BatchRows``: rows as the database holds them (JSON as text), many at once ----
+    def fetch(self, spec: TableSpec, key: Sequence[Any]) -> tuple[Any, ...] | None:
+        """The row with the primary key ``key`` (encoded, in ``spec.key`` order), as stored."""
+        names = ", ".join(c for c, _ in spec.columns)
+        where = " AND ".join(f"{c} = {self.mark}" for c in spec.key)
+        found = self.execute(
+            f"SELECT {names} FROM {table_name(spec, self.build)} WHERE {where}", list(key)
+        )
+        return found[0] if found else None
+
+    def write(
+        self, spec: TableSpec, columns: Sequence[str], adds: Sequence[str], conflict: bool,
+        many: list[Sequence[Any]],
+    ) -> None:  # fmt: skip
+        """One statement for many rows of the same shape: ``columns`` inserted; on a key
+        already there (``conflict``), the ``adds`` among them added to and the others set
+        (without ``conflict``, a key already there is an error, as ``insert``'s)."""
+        name = table_name(spec, self.build)
+        text = (f"INSERT INTO {name} ({', '.join(columns)})"
+                f" VALUES ({', '.join(self.mark for _ in columns)})")  # fmt: skip
+        if conflict:
+            sets = [f"{c} = {name}.{c} + excluded.{c}" if c in adds else f"{c} = excluded.{c}"
+                    for c in columns if c not in spec.key]  # fmt: skip
+            text += f" ON CONFLICT ({', '.join(spec.key)}) "
+            text += f"DO UPDATE SET {', '.join(sets)}" if sets else "DO NOTHING"
+        self.execute_many(text, many)
+
+    def delete_keys(self, spec: TableSpec, many: list[Sequence[Any]]) -> None:
+        where = " AND ".join(f"{c} = {self.mark}" for c in spec.key)
+        self.execute_many(f"DELETE FROM {table_name(spec, self.build)} WHERE {where}", many)
