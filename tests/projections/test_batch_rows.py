@@ -40,7 +40,8 @@ def operations(seed: int, count: int = 80) -> list[Op]:
             values = {"n": rng.randrange(-5, 5), "label": rng.choice(["東", "南", None])}
             ops.append(("put", SPEC.name, key, dict(rng.sample(sorted(values.items()), 1))))
         elif pick == 1:
-            ops.append(("put", SPEC.name, key, {"doc": {"seat": rng.randrange(4), "ok": True}}))
+            doc = {"seat": rng.randrange(4), "ok": True, "tiles": (1, 2), "by": {3: "三"}}
+            ops.append(("put", SPEC.name, key, {"doc": rng.choice([doc, {**doc, "by": [None]}])}))
         elif pick == 2:
             ops.append(("add", SPEC.name, key, {"n": rng.randrange(1, 9)},
                         rng.choice([None, {"label": "西"}])))  # fmt: skip
@@ -62,15 +63,16 @@ def operations(seed: int, count: int = 80) -> list[Op]:
     return ops
 
 
-def run(rows: Rows, ops: list[Op]) -> list[Any]:
-    """Every operation on ``rows``; what the reads answered."""
-    answers: list[Any] = []
+def run(rows: Rows, ops: list[Op]) -> list[str]:
+    """Every operation on ``rows``; what the reads answered (as text: key order and types
+    count)."""
+    answers: list[str] = []
     for op in ops:
         kind, table, *args = op
         if kind == "get":
-            answers.append(rows.get(table, *args))
+            answers.append(repr(rows.get(table, *args)))
         elif kind == "select":
-            answers.append(rows.select(table, args[0], order=args[1]))
+            answers.append(repr(rows.select(table, args[0], order=args[1])))
         else:
             getattr(rows, kind)(table, *args)
     return answers

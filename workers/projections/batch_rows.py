@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from workers.projections.base import Key, TableSpec, Values
+from workers.projections.base import Key, Kind, TableSpec, Values
 from workers.projections.sql import SqlRows, _decode, _encode
 
 
@@ -42,6 +42,39 @@ class Table:
     spec: TableSpec
     entries: dict[tuple[Any, ...], Entry] = field(default_factory=dict)
     selects: dict[tuple[Any, ...], list[tuple[Any, ...]]] = field(default_factory=dict)
+    kinds: dict[str, Kind] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.kinds = dict(self.spec.columns)
+        self.json = tuple(c for c, k in self.spec.columns if k == "json")
+        if set(self.json) & set(self.spec.key):
+            raise ValueError(f"table {self.spec.name}: a JSON column cannot be part of its key")
+
+    def stored(self, column: str, value: Any) -> Any:
+        """A value as a read of the database gives it back: JSON as decoded from its text
+        (a copy of the batch's own), a flag as 0 or 1."""
+        try:
+            kind = self.kinds[column]
+        except KeyError:
+            raise KeyError(f"table {self.spec.name} has no column {column!r}") from None
+        if kind == "json":
+            return _as_read(value)
+        return int(value) if isinstance(value, bool) else value
+
+    def hashable(self, column: str, value: Any) -> Any:
+        if self.kinds.get(column) == "json":
+            return _encode("json", value)
+        return self.stored(column, value)
+
+    def from_base(self, found: Sequence[Any]) -> dict[str, Any]:
+        """A row as the database gave it (JSON as text), as the batch holds it."""
+        row = dict(zip(self.kinds, found, strict=True))
+        for c in self.json:
+            row[c] = _decode("json", row[c])
+        return row
+
+    def to_base(self, column: str, value: Any) -> Any:
+        return _encode("json", value) if column in self.json else value
 
 
 class BatchRows:
@@ -57,8 +90,8 @@ class BatchRows:
         if set(key) != set(t.spec.key):
             found = self.select(table, key, limit=1)
             return found[0] if found else None
-        entry = self._read(t, self._key(t.spec, key))
-        return None if entry.row is None else self._decoded(t.spec, entry.row)
+        entry = self._read(t, self._key(t, key))
+        return None if entry.row is None else self._decoded(t, entry.row)
 
     def put(self, table: str, key: Key, values: Values) -> None:
         self._change(table, key, {}, values)
@@ -69,7 +102,7 @@ class BatchRows:
     def insert(self, table: str, values: Values) -> None:
         t = self._table(table)
         key = {c: values[c] for c in t.spec.key}
-        k = self._key(t.spec, key)
+        k = self._key(t, key)
         entry = t.entries.get(k)
         if entry is not None and entry.known and entry.row is not None:
             raise ValueError(f"{table}: a row with the key {key} is already there")
@@ -79,7 +112,7 @@ class BatchRows:
                 raise ValueError(f"{table}: a row with the key {key} is already there")
         fresh = entry is None
         entry = entry or Entry()
-        entry.row = self._new_row(t.spec, values)
+        entry.row = self._new_row(t, values)
         entry.known = entry.dirty = True
         entry.inserted = fresh
         t.entries[k] = entry
@@ -93,7 +126,7 @@ class BatchRows:
             t.selects.clear()
             self.sql.delete(table, key)
             return
-        t.entries[self._key(t.spec, key)] = Entry(known=True, row=None, dirty=True)
+        t.entries[self._key(t, key)] = Entry(known=True, row=None, dirty=True)
         t.selects.clear()
 
     def select(
@@ -102,14 +135,14 @@ class BatchRows:
     ) -> list[dict[str, Any]]:  # fmt: skip
         t = self._table(table)
         spec = t.spec
-        asked = (tuple(sorted((c, _encode(spec.kind_of(c), v)) for c, v in where.items())),
+        asked = (tuple(sorted((c, t.hashable(c, v)) for c, v in where.items())),
                  order, limit, offset)  # fmt: skip
         if asked not in t.selects:
             self._flush_table(t)
             found = self.sql.select(table, where, order, limit, offset)
-            t.selects[asked] = [tuple(self._encoded(spec, r).values()) for r in found]
+            t.selects[asked] = [tuple(t.stored(c, r[c]) for c, _ in spec.columns) for r in found]
         names = [c for c, _ in spec.columns]
-        return [self._decoded(spec, dict(zip(names, r, strict=True))) for r in t.selects[asked]]
+        return [self._decoded(t, dict(zip(names, r, strict=True))) for r in t.selects[asked]]
 
     # -- writing -----------------------------------------------------------------------------
     def flush(self) -> None:
@@ -129,13 +162,14 @@ class BatchRows:
             elif entry.known:
                 assert entry.row is not None
                 shape = (tuple(names), (), not entry.inserted)
-                shapes.setdefault(shape, []).append([entry.row[c] for c in names])
+                shapes.setdefault(shape, []).append([t.to_base(c, entry.row[c]) for c in names])
             else:
                 columns = (*spec.key, *entry.amounts, *entry.values)
                 shape = (columns, tuple(entry.amounts), True)
-                shapes.setdefault(shape, []).append(
-                    [*k, *entry.amounts.values(), *entry.values.values()]
-                )
+                shapes.setdefault(shape, []).append([
+                    *k, *entry.amounts.values(),
+                    *(t.to_base(c, v) for c, v in entry.values.items()),
+                ])  # fmt: skip
             entry.dirty = entry.inserted = False  # written: a later change of it is an update
         if gone:
             self.sql.delete_keys(spec, gone)
@@ -152,8 +186,8 @@ class BatchRows:
             raise KeyError(f"no table {table!r} in this projection") from None
 
     @staticmethod
-    def _key(spec: TableSpec, key: Key) -> tuple[Any, ...]:
-        return tuple(_stored(spec, c, key[c]) for c in spec.key)
+    def _key(t: Table, key: Key) -> tuple[Any, ...]:
+        return tuple(t.stored(c, key[c]) for c in t.spec.key)
 
     def _read(self, t: Table, k: tuple[Any, ...]) -> Entry:
         """The entry of a row as it stands: read from the database the first time."""
@@ -161,12 +195,11 @@ class BatchRows:
         if entry is not None and entry.known:
             return entry
         found = self.sql.fetch(t.spec, k)
-        row = None if found is None else dict(zip((c for c, _ in t.spec.columns), found,
-                                                  strict=True))  # fmt: skip
+        row = None if found is None else t.from_base(found)
         if entry is None:
             entry = Entry(known=True, row=row)
         else:  # the batch's changes, on the row it read
-            entry.row = self._changed(t.spec, row, k, entry.amounts, entry.values)
+            entry.row = self._changed(t, row, k, entry.amounts, entry.values)
             entry.known, entry.amounts, entry.values = True, {}, {}
         t.entries[k] = entry
         return entry
@@ -176,12 +209,12 @@ class BatchRows:
         spec = t.spec
         if set(key) != set(spec.key):
             raise KeyError(f"{table}: a row is named by its key {spec.key}, not {tuple(key)}")
-        k = self._key(spec, key)
+        k = self._key(t, key)
         entry = t.entries.setdefault(k, Entry())
-        adding = {c: _stored(spec, c, a) for c, a in amounts.items()}
-        setting = {c: _stored(spec, c, v) for c, v in values.items()}
+        adding = {c: t.stored(c, a) for c, a in amounts.items()}
+        setting = {c: t.stored(c, v) for c, v in values.items()}
         if entry.known:
-            entry.row = self._changed(spec, entry.row, k, adding, setting)
+            entry.row = self._changed(t, entry.row, k, adding, setting)
         else:  # as ``add`` then ``put`` would have left it: a set after an add wins, and an
             for c, a in adding.items():  # add after a set adds to what was set
                 if c in entry.values:
@@ -195,13 +228,13 @@ class BatchRows:
         t.selects.clear()
 
     def _changed(
-        self, spec: TableSpec, row: dict[str, Any] | None, k: tuple[Any, ...],
+        self, t: Table, row: dict[str, Any] | None, k: tuple[Any, ...],
         amounts: dict[str, Any], values: dict[str, Any],
     ) -> dict[str, Any]:  # fmt: skip
         """``row`` after ``add(amounts, values)`` (``None``: the row ``add`` inserts)."""
         if row is None:
-            return self._new_row(spec, {**dict(zip(spec.key, k, strict=True)), **amounts,
-                                        **values}, encoded=True)  # fmt: skip
+            return self._new_row(t, {**dict(zip(t.spec.key, k, strict=True)), **amounts,
+                                     **values}, encoded=True)  # fmt: skip
         row = dict(row)
         for c, a in amounts.items():
             row[c] = _plus(row[c], a)
@@ -209,30 +242,65 @@ class BatchRows:
         return row
 
     @staticmethod
-    def _new_row(spec: TableSpec, values: Values, encoded: bool = False) -> dict[str, Any]:
+    def _new_row(t: Table, values: Values, encoded: bool = False) -> dict[str, Any]:
         """A new row with ``values``; the others as the table's defaults leave them."""
-        row = {c: 0 if k in ("int", "real") and c not in spec.key else None
-               for c, k in spec.columns}  # fmt: skip
+        row = {c: 0 if k in ("int", "real") and c not in t.spec.key else None
+               for c, k in t.spec.columns}  # fmt: skip
         for c, v in values.items():
-            row[c] = v if encoded else _stored(spec, c, v)
+            row[c] = v if encoded else t.stored(c, v)
         return row
 
     @staticmethod
-    def _decoded(spec: TableSpec, row: dict[str, Any]) -> dict[str, Any]:
-        return {c: _decode(k, row[c]) for c, k in spec.columns}
-
-    @staticmethod
-    def _encoded(spec: TableSpec, row: dict[str, Any]) -> dict[str, Any]:
-        return {c: _stored(spec, c, row[c]) for c, _ in spec.columns}
-
-
-def _stored(spec: TableSpec, column: str, value: Any) -> Any:
-    """A value as the database holds it: JSON as canonical text, a flag as 0 or 1."""
-    kind = spec.kind_of(column)
-    if kind in ("int", "real") and isinstance(value, bool):
-        return int(value)
-    return _encode(kind, value)
+    def _decoded(t: Table, row: dict[str, Any]) -> dict[str, Any]:
+        """A copy of the row for the projection (its JSON values its own to change)."""
+        row = dict(row)
+        for c in t.json:
+            row[c] = _copy(row[c])
+        return row
 
 
 def _plus(held: Any, amount: Any) -> Any:
     return None if held is None or amount is None else held + amount
+
+
+JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _as_read(value: Any) -> Any:
+    """A copy of ``value`` as a JSON column gives it back once written and read (tuples as
+    lists, keys sorted), without the text: anything but plain lists, dicts with text keys,
+    text, numbers, flags and ``None`` goes through the text itself."""
+    pure = _pure_copy(value)
+    return pure if pure is not _IMPURE else _decode("json", _encode("json", value))
+
+
+_IMPURE = object()
+
+
+def _pure_copy(value: Any) -> Any:
+    kind = type(value)
+    if kind in JSON_SCALARS:
+        return value
+    if kind is list or kind is tuple:
+        out = [_pure_copy(v) for v in value]
+        return _IMPURE if any(v is _IMPURE for v in out) else out
+    if kind is dict:  # keys in order, as the canonical text holds them
+        if any(type(k) is not str for k in value):
+            return _IMPURE
+        copied = {}
+        for k in sorted(value):
+            if (v := _pure_copy(value[k])) is _IMPURE:
+                return _IMPURE
+            copied[k] = v
+        return copied
+    return _IMPURE
+
+
+def _copy(value: Any) -> Any:
+    """A copy of a value already as read (plain lists, dicts and scalars)."""
+    kind = type(value)
+    if kind is list:
+        return [_copy(v) for v in value]
+    if kind is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    return value

@@ -84,8 +84,17 @@ class ProjectionDB:
         raise NotImplementedError
 
     def _run_many(self, conn: Any, text: str, many: list[Sequence[Any]]) -> None:
-        """One statement for many parameter rows (PostgreSQL: pipelined, one round trip)."""
+        """One statement for many parameter rows."""
         raise NotImplementedError
+
+    def _batch_transaction(self) -> contextlib.AbstractContextManager[Any]:
+        """A batch's transaction (PostgreSQL: pipelined, see there)."""
+        return self._transaction()
+
+    def _run_batched(
+        self, conn: Any, text: str, params: Sequence[Any] = ()
+    ) -> list[tuple[Any, ...]]:
+        return self._run(conn, text, params)
 
     @property
     def mark(self) -> str:
@@ -216,8 +225,8 @@ class ProjectionDB:
         projector's waits, then finds the position moved), and a batch that fails undoes it
         with its rows. The rows are kept in memory and written at the end (``BatchRows``)."""
         m = self.mark
-        with self._transaction() as conn:
-            moved = self._run(
+        with self._batch_transaction() as conn:
+            moved = self._run_batched(
                 conn,
                 f"UPDATE projection_builds SET position = {m}, updated_at = CURRENT_TIMESTAMP"
                 f" WHERE name = {m} AND build = {m} AND position = {m} RETURNING position",
@@ -226,7 +235,7 @@ class ProjectionDB:
             if not moved:
                 raise CheckpointMoved(f"{projection.name} build {build}: not at {expected}")
             rows = BatchRows(SqlRows(
-                projection.tables, build, self.dialect, lambda t, p: self._run(conn, t, p),
+                projection.tables, build, self.dialect, lambda t, p: self._run_batched(conn, t, p),
                 lambda t, many: self._run_many(conn, t, many),
             ))  # fmt: skip
             yield rows
@@ -364,9 +373,27 @@ class PostgresProjectionDB(ProjectionDB):
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             yield conn
 
+    @contextlib.contextmanager
+    def _batch_transaction(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
+        """In pipeline mode: statements are sent without waiting for their answers, which
+        come when one is read. So ``BEGIN`` goes with the compare-and-set, and the batch's
+        writes with its ``COMMIT``: a batch waits for two answers and for each row it reads."""
+        conn = self._conn()
+        with conn.pipeline(), conn.transaction():
+            yield conn
+
     def _run(self, conn: Any, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         cur = conn.execute(text.encode(), tuple(params))
         return list(cur.fetchall()) if cur.description else []
+
+    def _run_batched(
+        self, conn: Any, text: str, params: Sequence[Any] = ()
+    ) -> list[tuple[Any, ...]]:
+        """``_run`` in pipeline mode, where no statement has its answer (nor its description)
+        until one is read: the answers of those that have one are read, which waits."""
+        cur = conn.execute(text.encode(), tuple(params))
+        answers = text.lstrip().startswith("SELECT") or " RETURNING " in text
+        return list(cur.fetchall()) if answers else []
 
     def _run_many(self, conn: Any, text: str, many: list[Sequence[Any]]) -> None:
         with conn.cursor() as cur:

@@ -51,6 +51,7 @@ class Consumer:
     applied: int = 0
     stopped: str | None = None  # the error this build stopped at
     lease: Lease | None = None  # held while this projector leads the build
+    live_seen: int = -1  # a rebuild: the live build's position when last looked at
 
     @property
     def where(self) -> dict[str, object]:
@@ -193,7 +194,10 @@ class Projector:
     def _switch_if_caught_up(self, consumer: Consumer) -> None:
         """Readers to this rebuilt build once it has reached the live one; the old dropped."""
         name = consumer.projection.name
+        if consumer.position < consumer.live_seen:
+            return  # a live build's position only grows: not caught up yet, no need to look
         live = self.db.active_build(name)
+        consumer.live_seen = live.position if live is not None else -1
         if live is not None and (live.build > consumer.build.build or consumer.position < live.position):
             return
         self.db.activate(name, consumer.build.build)
