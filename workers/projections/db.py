@@ -1,12 +1,12 @@
 """The read models' database: builds, their checkpoints, and one transaction per batch.
 
-``batch(projection, build, expected)`` opens a transaction, locks the build's row and checks
-that its position is still ``expected`` (compare-and-set: a second projector that read the
-same checkpoint finds it moved and writes nothing), yields ``Rows`` on the build's tables,
-and moves the position in the same transaction. SQLite takes its one write lock
-(``BEGIN IMMEDIATE``); PostgreSQL locks the build's row (``FOR UPDATE``), and a projector also
-holds a session advisory lock per build (``leader``) so that a second copy stands by instead
-of racing for every batch.
+``batch(projection, build, expected, last)`` opens a transaction, moves the build's position
+from ``expected`` to ``last`` by compare-and-set (a second projector that read the same
+checkpoint finds it moved and writes nothing), yields ``Rows`` on the build's tables (kept in
+memory, ``BatchRows``) and writes them in the same transaction. SQLite takes its one write
+lock (``BEGIN IMMEDIATE``); PostgreSQL locks the build's row with the compare-and-set's
+``UPDATE``, and a projector also holds a session advisory lock per build (``leader``) so that
+a second copy stands by instead of racing for every batch.
 """
 
 from __future__ import annotations
