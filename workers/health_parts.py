@@ -150,6 +150,12 @@ def watched(part: str, settings: Settings, subject: Any) -> Iterator[Beat]:
             server.stop()
 
 
+def embedded_worker_beat(settings: Settings) -> Beat:
+    """The heartbeat of the embedded default's worker thread (its queue is this process's)."""
+    detail = {"concurrency": settings.concurrency, "embedded": True}
+    return Beat("worker", settings, _with_store(settings, lambda: ([], detail)))
+
+
 def watch_worker(app: Celery, settings: Settings) -> None:
     """A prefork worker's metrics (its children's, added up in the main process) and heartbeat.
 

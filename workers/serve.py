@@ -37,7 +37,9 @@ from events.store import open_store
 from services.demo.http_demo import HttpDemo, Plan
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
+from workers.health_parts import embedded_worker_beat, watched
 from workers.projections.runner import Projector
+from workers.reactor.runner import Reactor
 from workers.reactor.wiring import reactor_for
 from workers.settings import Settings
 from workers.task import build_service
@@ -64,14 +66,15 @@ class Embedded:
         self.app = create_app(self.settings)
         self.worker = EmbeddedWorker(self.app, concurrency=self.settings.concurrency)
         self.worker.start()
-        self.store = open_store(self.settings.store_url)
+        self.store = open_store(self.settings.store_url)  # made here: the beats look at it
+        self.beats = [embedded_worker_beat(self.settings).start()]
         self.timekeeper = Timekeeper(self.store, fire_inline(build_service(self.settings)))  # type: ignore[arg-type]
-        self._thread("timekeeper", self.timekeeper.run)
+        self._part("timekeeper", self.timekeeper)
         self.projector = embedded_projector(self.settings)
-        self._thread("projector", self.projector.run)
+        self._part("projector", self.projector)
         self.reactor = reactor_for(self.settings, self.store, app=self.app)  # None: no webhook
         if self.reactor is not None:  # it dispatches to the effects queue, which the worker serves
-            self._thread("reactor", self.reactor.run)
+            self._part("reactor", self.reactor)
         self.api = None
         if self.with_api:  # the platform's HTTP API, on this process's app and worker thread
             from services.api.run import RunningApi
@@ -95,6 +98,16 @@ class Embedded:
             print(f"paiju serve: the demo stopped: {error}", file=self.out, flush=True)
             log.warning("serve.demo_failed", error=str(error))
 
+    def _part(self, name: str, part: Timekeeper | Projector | Reactor) -> None:
+        """A part in a thread of its own, writing its heartbeat as its process would (the
+        API's /readyz and the dashboard read them from this process's board)."""
+
+        def run(stop: threading.Event) -> None:
+            with watched(name, self.settings, part):
+                part.run(stop)
+
+        self._thread(name, run)
+
     def _thread(self, name: str, run: Callable[[threading.Event], None]) -> None:
         thread = threading.Thread(target=run, args=(self.stop,), name=name, daemon=True)
         thread.start()
@@ -108,6 +121,8 @@ class Embedded:
             if self.demo_key is not None:
                 self.api.ctx.keys.revoke(self.demo_key)
             self.api.__exit__(None, None, None)
+        for beat in self.beats:
+            beat.stop()
         self.worker.stop()
         if self.reactor is not None:
             self.reactor.outbox.close()
