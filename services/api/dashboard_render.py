@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from html import escape
+from urllib.parse import quote
 
 from services.api.dashboard_data import Figure, Snapshot, variant_name
 from workers.projections.queries_tables import LiveTable, SeatShown
@@ -70,8 +71,10 @@ def table_row(table: LiveTable, at: datetime) -> str:
     clock = (f'<span class="left" data-until="{e(table.wait_until)}">{left} s</span>'
              if left is not None else "–")  # fmt: skip
     dealer = f" · dealer {table.dealer}" if table.dealer is not None else ""
+    replay = quote(table.table_id, safe="")  # its hands in the replay viewer
     return (f'<tr data-table="{e(table.table_id)}" data-waiting="{e(waiting)}">'
-            f"<td>{e(table.table_id)}</td><td>{e(variant_name(table.variant))}</td>"
+            f'<td><a href="/ops/replay?table={replay}" title="replay its hands">'
+            f"{e(table.table_id)}</a></td><td>{e(variant_name(table.variant))}</td>"
             f"<td>{e(table.room) or '–'}</td>"
             f"<td>series {table.series_number}, hand {table.hand_number}{dealer}</td>"
             f'<td><ul class="seats">{seats}</ul></td>'

@@ -30,6 +30,7 @@ from services.api.problems import Problem
 
 COOKIE = "paiju_ops"
 PATH = "/ops/dashboard"
+REPLAY_PATH = "/ops/replay"  # the replay viewer (routes_replay), linked from each live table
 AUDIENCE = "paiju-ops"
 SCOPE = "operator"
 RECHECK_SECONDS = 10.0
@@ -133,4 +134,5 @@ def where_to_watch(ctx: ApiContext, address: str, demo: bool = False) -> str:
         if old.label == DEMO_LABEL and not old.revoked:
             ctx.keys.revoke(old.key_id)
     made = ctx.keys.create([SCOPE], DEMO_LABEL)
-    return f"dashboard on {page}#key={made.token} (signs in as the demo's operator)"
+    return (f"dashboard on {page}#key={made.token} (signs in as the demo's operator);"
+            f" replay viewer on {address}{REPLAY_PATH}#key={made.token}")  # fmt: skip

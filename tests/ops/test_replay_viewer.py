@@ -167,3 +167,21 @@ def test_a_players_hands_are_found_once_the_points_read_model_is_built(
     link.click()
     expect(page.locator("#counter")).to_have_text("step 1 of 17")
     expect(page.locator("#verdict")).to_have_text("chain intact")
+
+
+def test_the_demos_link_gives_the_tab_its_key_and_opens_a_table_from_the_dashboard(
+    browser: Browser, served: Served
+) -> None:
+    """paiju serve --demo prints the viewer with the operator key in the fragment, and each
+    live table on the dashboard links to /ops/replay?table=ID: that link opens the table."""
+    context = browser.new_context()
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        table_id = served.good.table_id
+        page.goto(f"{served.base}/ops/replay?table={table_id}#key={served.key}")
+        expect(page.locator("#key-state")).to_have_text("key set for this tab")
+        expect(page.locator("#table-title")).to_contain_text(table_id)
+        assert "#key=" not in page.url  # taken out of the address bar
+    finally:
+        context.close()

@@ -216,6 +216,13 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "Home") show(0);
   else if (e.key === "End" && replay) show(replay.frames.length - 1);
 });
+// paiju serve --demo links here with its operator key in the fragment (which no request
+// carries): kept for this tab, then taken out of the address bar
+const fragment = new URLSearchParams(location.hash.slice(1));
+if (fragment.get("key")) {
+  sessionStorage.setItem("paiju-operator-key", fragment.get("key"));
+  history.replaceState(null, "", location.pathname + location.search);
+}
 keyState();
 const params = new URLSearchParams(location.search);
 if (params.get("table")) openTable(params.get("table")).then(() => params.get("hand") && openHand(Number(params.get("hand"))));
