@@ -17,6 +17,9 @@ from events.types import Seat, TileName, Tiles
 
 MeldKindName = Literal["chi", "pong", "kong", "added_kong", "concealed_kong"]
 ReadyMode = Literal["plain", "open", "hidden", "dubao"]
+RULES_BEFORE_VERSIONS = "paiju-rules/1"
+"""The rules version of a table opened before ``table_opened`` recorded one: the only rules
+there were then (``services.rules.variants.versions``)."""
 
 
 @registry.register
@@ -31,6 +34,9 @@ class TableOpened(DomainEvent):
     options: dict[str, bool] = Field(default_factory=dict)
     timing: dict[str, int] = Field(default_factory=dict)  # the waits, in seconds, by name
     room: str = ""  # the platform's room the table is in (decision 18); "": none given
+    # the rules the table is decided under for good (规则版本); an older stream has none: the
+    # rules there were then. Optional, so the shape (schema version 1) reads either way.
+    rules_version: str = Field(default=RULES_BEFORE_VERSIONS, min_length=1, max_length=64)
 
 
 @registry.register

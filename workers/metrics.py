@@ -9,6 +9,7 @@ exists, and ``paiju worker`` does that only once it knows its settings.
 The recording calls never raise: a metric that cannot be written must not fail a command.
 
     command_outcome(outcome)                             # workers.tasks.commands
+    command_handed_back()                                # workers.tasks.commands
     timer_fired(lateness=0.03, fired=True)               # workers.timekeeper
     webhook_result("retry")                              # workers.effects.delivery
 
@@ -69,7 +70,8 @@ class Metrics:
 
         self.commands = Counter(
             "paiju_commands", "Commands run by the workers, by command and outcome (accepted,"
-            " duplicate, a refusal's code, or retried: table_busy_retry, store_unreachable)",
+            " duplicate, a refusal's code, or retried: table_busy_retry, store_unreachable,"
+            " rules_version_handed_back: to a worker with the table's rules version)",
             ["command", "outcome"],
         )
         self.command_seconds = Histogram(
@@ -78,7 +80,8 @@ class Metrics:
         )
         self.timers = Counter(
             "paiju_timers_fired", "Due timers a timekeeper fired (fired) or failed to fire"
-            " (failed: its lease runs out and it is fired again)", ["result"],
+            " (failed: its lease runs out and it is fired again; handed_back: its table's rules"
+            " version is not this process's, left for a timekeeper that has it)", ["result"],
         )
         self.lateness = Histogram(
             "paiju_timer_lateness_seconds", "Fire time minus due time of each timer fired",
@@ -119,6 +122,12 @@ def command_handled(command: str, outcome: str, seconds: float) -> None:
 _running = threading.local()  # the command task this thread runs: its start, its outcome
 
 
+def command_handed_back(gave_up: bool = False) -> None:
+    """The running command task handed its command back (its table's rules version is not
+    this worker's), or, past its last hand-back, dropped it with no outcome."""
+    _running.outcome = "rules_version_gave_up" if gave_up else "rules_version_handed_back"
+
+
 def command_outcome(outcome: CommandOutcome) -> None:
     """The outcome the running command task ended with (``workers.tasks.commands``): counted,
     with the task's seconds, when the task ends. An outcome recorded before the task began
@@ -156,6 +165,11 @@ def timer_fired(lateness: float, fired: bool) -> None:
             made.lateness.observe(max(0.0, lateness))
 
     _quietly(record)
+
+
+def timer_handed_back() -> None:
+    """A due timer left unfired: its table's rules version is not this process's."""
+    _quietly(lambda: metrics().timers.labels("handed_back").inc())
 
 
 def webhook_result(result: R) -> R:

@@ -13,6 +13,9 @@ lease runs.
 Any number of timekeepers may run at once: a row is leased to one of them, a lease that
 runs out (its timekeeper died) lets another fire it again, and firing twice is harmless (one
 command id per timer; the rules refuse a timeout for a wait that is over).
+A timer of a table whose rules version this process does not have (a rolling upgrade) is not
+fired under other rules: it is left as it is, leased, with no outcome, and once the lease runs
+out a timekeeper that has the version fires it (``handed_back`` counts them).
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ import structlog
 from events.envelope import Actor
 from events.store.base import EventStore
 from events.store.timers import DueTimer, TimerStore
+from services.rules.variants.versions import RulesVersionUnavailable
 from services.tables.runner import outcome_store
 from services.tables.timers import fire_timer, timeout_command_id
-from workers.metrics import timer_fired
+from workers.metrics import timer_fired, timer_handed_back
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -60,6 +64,7 @@ class Timekeeper:
         self.threads = threads
         self.fired = 0
         self.failed = 0
+        self.handed_back = 0  # timers of a rules version this process lacks, left for another
         self.beat = 0.0  # time.monotonic() of the last loop: a liveness heartbeat
         self._in_flight = 0  # timers handed to the firing threads and not yet fired
         self._slot_freed = threading.Condition()
@@ -88,6 +93,12 @@ class Timekeeper:
                 self.fire(timer)
                 log.debug("timer.fired", lateness=round(timer.lateness, 4), attempts=timer.attempts)
             fired = True
+        except RulesVersionUnavailable as error:  # not decided here: left for its lease to run out
+            log.warning("timer.handed_back", rules_version=error.version, known=error.known)
+            timer_handed_back()
+            with self._slot_freed:
+                self.handed_back += 1
+            return
         except Exception:  # the lease runs out and the timer is tried again
             fired = False
             log.exception(

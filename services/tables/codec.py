@@ -21,11 +21,12 @@ from services.rules.table.commands import AnyCommand, Command, StartHand
 _COMMANDS: TypeAdapter[Any] = TypeAdapter(AnyCommand)
 
 
-def to_new_event(event: DomainEvent, actor: Actor) -> NewEvent:
-    """The envelope to append; a deal's seed is left out of the stream."""
+def to_new_event(event: DomainEvent, actor: Actor, rules_version: str = RULES_VERSION) -> NewEvent:
+    """The envelope to append, stamped with the rules version that decided it (the table's);
+    a deal's seed is left out of the stream."""
     if isinstance(event, HandStarted) and event.seed is not None:
         event = event.model_copy(update={"seed": None})
-    return registry.new_event(event, actor=actor, rules_version=RULES_VERSION)
+    return registry.new_event(event, actor=actor, rules_version=rules_version)
 
 
 def decode(recorded: RecordedEvent) -> DomainEvent:

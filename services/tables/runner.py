@@ -7,8 +7,10 @@ a message that cannot be parsed must still end in an outcome its sender can read
 already has an outcome is answered with it, before anything is decided again: a command that
 was refused stays refused, even if its redelivery would now be legal.
 
-``TableBusyError`` (other writers kept winning) and a store that cannot be reached are raised:
-nothing was decided, so nothing is recorded, and the caller tries again later with the same id.
+``TableBusyError`` (other writers kept winning), ``RulesVersionUnavailable`` (the table's rules
+version is not one this process has) and a store that cannot be reached are raised: nothing
+was decided, so nothing is recorded, and the caller tries again later with the same id (for a
+missing version, the queue hands it to a process that has it).
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ again, a bounded number of times. Every command carries an id, so a queue that d
 twice is safe: the second delivery gets the first result back, however the two interleave,
 and a process only ever remembers a state it knows the store holds (its own events, as
 recorded).
+
+A table is decided under its own rules version (``services.rules.variants.versions``): a new
+table opens under the service's ``rules_version``, and a table whose version this process
+lacks is not decided at all (``RulesVersionUnavailable``, raised, never a refusal: a process
+that has the version must answer it).
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from events.store.base import ConcurrencyError, EventStore, SeedError
 from services.rules.table import CommandRejected, TableState, decide_and_evolve
 from services.rules.table.commands import Command, OpenTable, StartHand
 from services.rules.table.redact import Viewer
+from services.rules.table.state import patch
 from services.rules.table.views import player_view
+from services.rules.variants.versions import current, rules
 from services.tables import loader
 from services.tables.bounds import refusal
 from services.tables.codec import actor_of, command_record, to_new_event
@@ -64,6 +71,7 @@ class TableService:
         cached_tables: int = 256,
         snapshot_key: bytes | None = None,
         chosen_deals: bool = False,
+        rules_version: str | None = None,
     ) -> None:
         """``snapshot_key`` (held outside the store, e.g. ``loader.snapshot_key_from_env()``)
         seals the snapshots this service writes and checks the ones it reads; without one, no
@@ -71,7 +79,10 @@ class TableService:
 
         ``chosen_deals`` lets a ``StartHand`` name its seed, wall, dealer or dice: for
         simulations and tests only. A live service deals from its own randomness, and refuses
-        a command that tries to choose the deal."""
+        a command that tries to choose the deal.
+
+        ``rules_version``: the version new tables open under (None: ``versions.current()`` at
+        the time); it must be one this process knows."""
         if snapshot_key is not None and len(snapshot_key) < loader.MIN_KEY_BYTES:
             raise ValueError(f"snapshot_key must be at least {loader.MIN_KEY_BYTES} bytes")
         self.store = store
@@ -80,6 +91,9 @@ class TableService:
         self.cached_tables = cached_tables
         self.snapshot_key = snapshot_key
         self.chosen_deals = chosen_deals
+        if rules_version is not None:
+            rules(rules_version)  # RulesVersionUnavailable now, not at the first table
+        self.rules_version = rules_version
         self._known: OrderedDict[str, loader.LoadedTable] = OrderedDict()  # recently folded tables
 
     # -- commands -----------------------------------------------------------------------------
@@ -135,6 +149,7 @@ class TableService:
         for _ in range(self.max_attempts):
             loaded, cached = self._load_for_decision(table_id, trusted)
             trusted = False
+            table = self._under_its_rules(loaded.state)
             if if_version is not None and loaded.version != if_version:
                 if cached:
                     continue
@@ -143,15 +158,15 @@ class TableService:
                     "stale_version",
                 )
             try:
-                sealed = self._with_seed(table_id, loaded.state, command)
-                events, state = decide_and_evolve(loaded.state, sealed)
+                sealed = self._with_seed(table_id, table, command)
+                events, state = decide_and_evolve(table, sealed)
             except CommandRejected as refused:
                 if cached:
                     continue
                 # An earlier delivery of this id may have been recorded since we looked:
                 # then the table moved on past it, and its result is the answer.
                 return self._first_result(table_id, command_id, record) or Rejected(refused.reason)
-            drafts = [to_new_event(e, actor) for e in events]
+            drafts = [to_new_event(e, actor, state.rules_version) for e in events]
             if isinstance(sealed, StartHand):  # once a hand: seal nothing for a retried deal
                 earlier = self._first_result(table_id, command_id, record)
                 if earlier is not None:
@@ -191,6 +206,15 @@ class TableService:
     ) -> Accepted | None:
         earlier = self.store.find_command(command_id, table_id, record)
         return None if earlier is None else Accepted(earlier)
+
+    def _under_its_rules(self, table: TableState) -> TableState:
+        """The table to decide on, under its rules version: an open table's own (this process
+        must have it, else ``RulesVersionUnavailable`` goes up to the caller, which hands the
+        command back), an unopened one this service's version for new tables."""
+        if table.opened:
+            rules(table.rules_version)
+            return table
+        return patch(table, rules_version=self.rules_version or current())
 
     def _chosen_deal(self, command: Command) -> str | None:
         if self.chosen_deals or not isinstance(command, StartHand):

@@ -10,6 +10,12 @@ A tampered stream can break the fold anywhere (a seat 7, a deal after its discar
 command with a field no command has): whatever the fold raises there, the report names the
 event that could not be read or applied, and stops folding. ``head`` is a hash published
 outside the store (``events.hashchain.Head``): the stream must still hold it.
+
+The commands are re-decided under the table's own rules version (its ``table_opened``), not
+this process's newest; a version this process does not have is said so (``rules_unavailable``)
+and nothing is re-decided, rather than re-deciding under other rules. A recorded event is
+compared as read (upcast, its absent optional fields at their defaults), so a stream written
+before a field was added still reads as the same facts.
 """
 
 from __future__ import annotations
@@ -21,9 +27,11 @@ from pydantic import ValidationError
 
 from events.envelope import RecordedEvent
 from events.fairness import check_seed
-from events.hand import HandStarted
+from events.hand import HandStarted, TableOpened
 from events.hashchain import Head, find_break
 from services.rules.table import CommandRejected, TableState, decide, evolve
+from services.rules.table.state import patch
+from services.rules.variants.versions import known, knows
 from services.tables.codec import command_from_record, decode
 from services.tables.loader import revealed_seeds
 
@@ -39,6 +47,8 @@ class Verification:
     unrevealed_hands: list[int] = field(default_factory=list)
     unreadable: str | None = None
     head: Head | None = None
+    rules_version: str | None = None  # the table's, from its table_opened
+    rules_unavailable: str | None = None  # the table's version is not one this process has
 
     @property
     def ok(self) -> bool:
@@ -47,6 +57,7 @@ class Verification:
             and not self.seed_problems
             and self.first_divergence is None
             and self.unreadable is None
+            and self.rules_unavailable is None
         )
 
     def lines(self) -> list[str]:
@@ -62,6 +73,10 @@ class Verification:
             )
         if self.unreadable is not None:
             out.append(f"UNREADABLE: {self.unreadable}")
+        if self.rules_version is not None:
+            out.append(f"rules version: {self.rules_version}")
+        if self.rules_unavailable is not None:
+            out.append(f"NOT RE-DECIDED: {self.rules_unavailable}")
         seeds = (
             "all match their commitments"
             if not self.seed_problems
@@ -143,6 +158,10 @@ def verify_table(
     state = TableState()
     for batch in _batches(events):
         first = batch[0]
+        if first.type == "table_opened" and not state.opened:
+            state = _under_recorded_rules(state, first, report)
+            if report.rules_unavailable is not None:
+                return report
         if first.command is not None and report.first_divergence is None:
             hand = state.series.hands_played + 1
             report.first_divergence = _redecide(state, first, batch, seeds.get(hand))
@@ -165,6 +184,34 @@ def verify_table(
     return report
 
 
+def _under_recorded_rules(
+    state: TableState, opened: RecordedEvent, report: Verification
+) -> TableState:
+    """The unopened table, to re-decide its opening under the version it recorded."""
+    try:
+        event = decode(opened)
+    except Exception:  # unreadable: named where the fold reaches it
+        return state
+    assert isinstance(event, TableOpened)
+    report.rules_version = event.rules_version
+    if not knows(event.rules_version):
+        report.rules_unavailable = (
+            f"the table's rules version {event.rules_version!r} is not one this process has"
+            f" ({', '.join(known())}): verify it where that version is installed"
+        )
+        return state
+    return patch(state, rules_version=event.rules_version)
+
+
+def _as_read(recorded: RecordedEvent) -> dict[str, object]:
+    """A recorded payload as the registry reads it (upcast, defaults filled); as stored when
+    it cannot be read (then it differs from whatever the rules give, as it should)."""
+    try:
+        return decode(recorded).model_dump(mode="json", exclude={"type"})
+    except Exception:
+        return recorded.payload
+
+
 def _redecide(
     state: TableState, first: RecordedEvent, batch: list[RecordedEvent], seed: str | None
 ) -> str | None:
@@ -181,7 +228,7 @@ def _redecide(
         return f"version {first.version}: the recorded command is now refused: {refusal.reason}"
     except Exception as error:  # the state folded so far is not one the rules can stand on
         return _unreadable(first, "the recorded command cannot be re-decided", error)
-    recorded = [(e.type, _strip(e.payload)) for e in batch]
+    recorded = [(e.type, _strip(_as_read(e))) for e in batch]
     produced = [(e.type, _strip(e.model_dump(mode="json", exclude={"type"}))) for e in again]
     for offset, (mine, theirs) in enumerate(zip(produced, recorded, strict=False)):
         if mine != theirs:

@@ -5,6 +5,18 @@ A worker killed in the middle loses nothing: the message is acknowledged only af
 so it runs again; the command id makes the second run answer with the first one's events.
 A table that stays busy, or a store that cannot be reached, is tried again later (bounded);
 every other end is an outcome in the store, which is where callers look (no result backend).
+
+A table whose rules version this worker does not have (a rolling upgrade: the table opened on
+a newer worker) is handed back, never decided here and never given an outcome, so that a
+worker that has the version answers it: ``self.retry`` puts a new message at the back of the
+queue with a short delay. Not ``Reject(requeue=True)``: on Redis that requeues at once with no
+count, so a fleet of old workers only would pass it round as fast as they can for ever; the
+retry is counted (``handed_back``) and backs off. The delay stays short (at most
+``HAND_BACK_MAX_DELAY``) because a message with a countdown waits in one worker's memory,
+unacknowledged, and is late by the broker's visibility timeout if that worker is killed
+(service-notes §1.1). After ``HAND_BACK_RETRIES`` (about ten minutes, longer than an upgrade)
+it is logged as an error and dropped, still with no outcome: the same command id can be sent
+again and is decided then.
 """
 
 from __future__ import annotations
@@ -16,6 +28,7 @@ import psycopg
 from celery import shared_task
 
 from events.envelope import Actor
+from services.rules.variants.versions import RulesVersionUnavailable
 from services.tables import TableBusyError
 from services.tables.runner import CommandOutcome, record_refusal, run_command
 from workers import metrics
@@ -25,6 +38,8 @@ from workers.task import PaijuTask
 COMMAND_TASK = "paiju.commands.handle"
 BUSY_RETRIES = 5
 STORE_RETRIES = 10
+HAND_BACK_RETRIES = 300
+HAND_BACK_MAX_DELAY = 2.0  # seconds
 UNREACHABLE = (psycopg.OperationalError, sqlite3.OperationalError)
 
 log = get_logger("paiju.worker")
@@ -45,8 +60,10 @@ def handle_command(
     command_id: str,
     actor: dict[str, Any] | None = None,
     if_version: int | None = None,
+    handed_back: int = 0,
 ) -> None:
     correlation_id = correlation_of(self.request)
+    retried = self.request.retries - handed_back  # retries for a busy table or store
     service = self.service
     try:
         sender = None if actor is None else Actor.from_dict(actor)
@@ -68,22 +85,49 @@ def handle_command(
             correlation_id=correlation_id,
             default_timing=self.settings.default_timing(),
         )
+    except RulesVersionUnavailable as error:
+        _hand_back(self, error, handed_back)
+        return
     except TableBusyError as error:
-        if self.request.retries < BUSY_RETRIES:
-            log.warning("command.busy", retries=self.request.retries)
-            raise self.retry(exc=error, countdown=0.05 * 2**self.request.retries) from error
+        if retried < BUSY_RETRIES:
+            log.warning("command.busy", retries=retried)
+            raise self.retry(
+                exc=error, countdown=0.05 * 2**retried, max_retries=BUSY_RETRIES + handed_back
+            ) from error
         outcome = record_refusal(
             service, table_id, command_id,
             f"{error}; nothing was applied: send it again with a new command id",
             "table_busy", actor=sender, correlation_id=correlation_id,
         )
     except UNREACHABLE as error:
-        log.warning("command.store_unreachable", error=str(error), retries=self.request.retries)
+        log.warning("command.store_unreachable", error=str(error), retries=retried)
         raise self.retry(
-            exc=error, countdown=min(30.0, 0.5 * 2**self.request.retries),
-            max_retries=STORE_RETRIES,
+            exc=error, countdown=min(30.0, 0.5 * 2**retried),
+            max_retries=STORE_RETRIES + handed_back,
         ) from error
     _logged(outcome)
+
+
+def _hand_back(task: PaijuTask, error: RulesVersionUnavailable, handed_back: int) -> None:
+    """Send the command back to the queue for a worker that has the table's rules version."""
+    metrics.command_handed_back(gave_up=handed_back >= HAND_BACK_RETRIES)
+    if handed_back >= HAND_BACK_RETRIES:
+        log.error(
+            "command.rules_version_missing", rules_version=error.version, known=error.known,
+            handed_back=handed_back,
+            reason="no worker with the table's rules version took it; no outcome is recorded,"
+            " so the same command id can be sent again",
+        )
+        return
+    log.warning(
+        "command.handed_back", rules_version=error.version, known=error.known,
+        handed_back=handed_back + 1,
+    )
+    raise task.retry(
+        kwargs={**(task.request.kwargs or {}), "handed_back": handed_back + 1},
+        countdown=min(HAND_BACK_MAX_DELAY, 0.05 * 2**handed_back),
+        max_retries=task.request.retries + 1,
+    ) from error
 
 
 def _logged(outcome: CommandOutcome) -> None:

@@ -42,8 +42,9 @@ from services.rules.table.guards import CommandRejected, refuse
 from services.rules.table.state import TableState
 from services.rules.table.system import next_system_events
 from services.rules.tiles import names, tile
-from services.rules.variants import UnknownVariantError, variant_of
+from services.rules.variants import UnknownVariantError
 from services.rules.variants.timing import timing_errors, with_overrides
+from services.rules.variants.versions import current, variant_in
 
 MAX_SYSTEM_STEPS = 2000  # far above any hand's length; a loop past it is a bug, not a game
 
@@ -53,8 +54,11 @@ __all__ = ["CommandRejected", "advance", "decide", "decide_and_evolve"]
 def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
     if table.opened:
         raise refuse(f"table {table.table_id} is already open")
+    # The table opens under the version its (unopened) state names: the service sets the one
+    # it opens tables under, a replay the one recorded; "": this process's current version.
+    rules_version = table.rules_version or current()
     try:
-        variant = variant_of(cmd.variant)
+        variant = variant_in(rules_version, cmd.variant)
     except UnknownVariantError as error:
         raise refuse(str(error)) from None
     bad_timing = timing_errors(cmd.timing)
@@ -74,6 +78,7 @@ def open_table(table: TableState, cmd: OpenTable) -> list[DomainEvent]:
             options=cmd.options,
             timing=with_overrides(variant.config.timing, cmd.timing).as_dict(),
             room=cmd.room,
+            rules_version=rules_version,
         )
     ]
 

@@ -16,8 +16,8 @@ from services.rules.table.setup import setup_pending
 from services.rules.table.state import Claim, HandState, SeatState, Series, TableState, patch
 from services.rules.table.walls import in_last_draws, next_head, next_tail
 from services.rules.tiles import tile as parse_one
-from services.rules.variants import get_variant
 from services.rules.variants.timing import with_overrides
+from services.rules.variants.versions import variant_in
 
 _T = {
     f"{r}{s}": parse_one(f"{r}{s}")
@@ -52,7 +52,8 @@ def _table_opened(table: TableState, e: ev.TableOpened) -> TableState:
         base_stake=e.base_stake,
         options=tuple(sorted(e.options.items())),
         series=Series(),
-        timing=with_overrides(get_variant(e.variant).timing, e.timing),
+        timing=with_overrides(variant_in(e.rules_version, e.variant).config.timing, e.timing),
+        rules_version=e.rules_version,
     )
 
 

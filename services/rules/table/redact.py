@@ -188,7 +188,14 @@ _NEW_BAO = Field(owner=_bao_if_ready, seats=_bao_if_ready, spectator=hidden, ope
 
 POLICIES: dict[str, Policy] = {
     "table_opened": public(
-        "table_id", "variant", "players", "base_stake", "options", "timing", "room"
+        "table_id",
+        "variant",
+        "players",
+        "base_stake",
+        "options",
+        "timing",
+        "room",
+        "rules_version",
     ),
     "hand_started": {
         **public("hand_number", "dealer", "dice", "seed_commitment", "wall_break"),

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from services.rules.melds import Meld
 from services.rules.tiles import Tile
-from services.rules.variants import Variant, variant_of
+from services.rules.variants import Variant
 from services.rules.variants.timing import Timing
+from services.rules.variants.versions import variant_in
 
 if TYPE_CHECKING:
     from events.hand import Win
@@ -217,6 +218,9 @@ class TableState:
     presence: tuple[Presence, Presence, Presence, Presence] = ALL_PRESENT
     version: int = 0  # events folded: the stream version of this state
     wait_since: int = 0  # the version at which what the table waits on last changed
+    # the rules version the table is decided under (``TableOpened``); "": not open yet, or
+    # a state built without one: the version this process opens tables under
+    rules_version: str = ""
 
     @property
     def opened(self) -> bool:
@@ -224,8 +228,9 @@ class TableState:
 
     @property
     def variant(self) -> Variant:
-        """The table's variant: its config, scoring and hooks."""
-        return variant_of(self.variant_id)
+        """The table's variant under the table's rules version: its config, scoring and hooks
+        (``RulesVersionUnavailable`` where this process lacks the version)."""
+        return variant_in(self.rules_version, self.variant_id)
 
     def option(self, name: str) -> bool:
         return dict(self.options).get(name, False)
