@@ -18,7 +18,7 @@ from celery import Celery
 from kombu import Queue
 
 import workers.logging  # noqa: F401  (connects the logging signals for every app)
-from workers.queues import ROUTES, QueueNames
+from workers.queues import ROUTES, QueueNames, rules_queues
 from workers.settings import Settings, load_settings
 
 TASK_MODULES = ("workers.tasks.commands", "workers.tasks.effects")
@@ -63,7 +63,10 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "worker_prefetch_multiplier": 1,
         "task_ignore_result": True,  # outcomes are in the store, not in a result backend
         "task_create_missing_queues": False,
-        "task_queues": [Queue(name.value, routing_key=name.value) for name in QueueNames],
+        "task_queues": [
+            *(Queue(name.value, routing_key=name.value) for name in QueueNames),
+            *(Queue(name, routing_key=name) for name in rules_queues()),
+        ],
         "task_default_queue": QueueNames.maintenance.value,
         "task_routes": ROUTES,
         "worker_hijack_root_logger": False,

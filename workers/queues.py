@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 
@@ -20,3 +21,17 @@ ROUTES = {
     "paiju.maintenance.*": {"queue": QueueNames.maintenance.value},
 }
 """A task's queue from its name: ``paiju.<queue>.<task>``."""
+
+
+def rules_queues() -> list[str]:
+    """The queues of every rules version this process has (``paiju worker`` serves them)."""
+    from services.rules.variants.versions import known
+
+    return [rules_queue(version) for version in known()]
+
+
+def rules_queue(rules_version: str) -> str:
+    """``commands.rules.paiju-rules-2``: the commands handed back for tables of that rules
+    version (``workers.tasks.commands``), served only by workers that have it: a ``paiju
+    worker`` serving ``commands`` also serves the queue of every version it knows."""
+    return "commands.rules." + re.sub(r"[^A-Za-z0-9._-]", "-", rules_version)

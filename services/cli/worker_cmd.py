@@ -28,6 +28,16 @@ def _queues(text: str) -> list[str]:
     return names
 
 
+def _with_rules_queues(queues: list[str]) -> list[str]:
+    """A worker of commands also takes the commands handed back for each rules version it
+    has (``workers.queues.rules_queue``): registered before this runs (in the process's code)."""
+    if QueueNames.commands.value not in queues:
+        return queues
+    from workers.queues import rules_queues
+
+    return [*queues, *rules_queues()]
+
+
 def _level(text: str) -> str:
     if text.upper() not in LEVELS:
         raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LEVELS)}")
@@ -76,7 +86,7 @@ def main(args: argparse.Namespace) -> int:
         *quiet,
         "worker",
         f"--concurrency={settings.concurrency}",
-        f"--queues={','.join(args.queues)}",
+        f"--queues={','.join(_with_rules_queues(args.queues))}",
         f"--pool={args.pool}",
         f"--loglevel={args.loglevel or settings.log_level}",
         *(["--without-mingle"] if args.without_mingle else []),

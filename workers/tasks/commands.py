@@ -7,16 +7,16 @@ A table that stays busy, or a store that cannot be reached, is tried again later
 every other end is an outcome in the store, which is where callers look (no result backend).
 
 A table whose rules version this worker does not have (a rolling upgrade: the table opened on
-a newer worker) is handed back, never decided here and never given an outcome, so that a
-worker that has the version answers it: ``self.retry`` puts a new message at the back of the
-queue with a short delay. Not ``Reject(requeue=True)``: on Redis that requeues at once with no
-count, so a fleet of old workers only would pass it round as fast as they can for ever; the
-retry is counted (``handed_back``) and backs off. The delay stays short (at most
-``HAND_BACK_MAX_DELAY``) because a message with a countdown waits in one worker's memory,
-unacknowledged, and is late by the broker's visibility timeout if that worker is killed
-(service-notes §1.1). After ``HAND_BACK_RETRIES`` (about ten minutes, longer than an upgrade)
-it is logged as an error and dropped, still with no outcome: the same command id can be sent
-again and is decided then.
+a newer worker) is handed back, never decided here and never given an outcome: ``self.retry``
+sends it to that version's queue (``workers.queues.rules_queue``), which only workers that have
+the version serve, and there it waits (in Redis, durable as the broker is) until one takes it.
+Not ``Reject(requeue=True)``: on Redis that puts it back on the same queue at once, with no
+count, so old workers would pass it round for ever and the upgraded ones might get it late;
+nor a retry with a delay on the same queue: a message with a countdown is taken at once by a
+worker that holds it in memory (service-notes §1.1), so the old worker that handed it back
+kept taking it again (measured here: one command handed back 28 times over 40 s). Past
+``HAND_BACK_RETRIES`` (a worker of a version's queue lacking it: a misconfiguration) it is
+logged as an error and dropped with no outcome: the same command id can be sent again.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any
 
 import psycopg
 from celery import shared_task
+from kombu import Queue
 
 from events.envelope import Actor
 from services.rules.variants.versions import RulesVersionUnavailable
@@ -33,13 +34,13 @@ from services.tables import TableBusyError
 from services.tables.runner import CommandOutcome, record_refusal, run_command
 from workers import metrics
 from workers.logging import correlation_of, get_logger
+from workers.queues import rules_queue
 from workers.task import PaijuTask
 
 COMMAND_TASK = "paiju.commands.handle"
 BUSY_RETRIES = 5
 STORE_RETRIES = 10
-HAND_BACK_RETRIES = 300
-HAND_BACK_MAX_DELAY = 2.0  # seconds
+HAND_BACK_RETRIES = 20
 UNREACHABLE = (psycopg.OperationalError, sqlite3.OperationalError)
 
 log = get_logger("paiju.worker")
@@ -119,13 +120,16 @@ def _hand_back(task: PaijuTask, error: RulesVersionUnavailable, handed_back: int
             " so the same command id can be sent again",
         )
         return
+    queue = Queue(rules_queue(error.version), routing_key=rules_queue(error.version))
     log.warning(
         "command.handed_back", rules_version=error.version, known=error.known,
-        handed_back=handed_back + 1,
+        handed_back=handed_back + 1, queue=rules_queue(error.version),
     )
     raise task.retry(
         kwargs={**(task.request.kwargs or {}), "handed_back": handed_back + 1},
-        countdown=min(HAND_BACK_MAX_DELAY, 0.05 * 2**handed_back),
+        queue=queue,
+        declare=[queue],  # a version this worker's app does not name among its queues
+        countdown=0,  # now (None would be Celery's default delay of three minutes)
         max_retries=task.request.retries + 1,
     ) from error
 
