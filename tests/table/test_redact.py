@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 import pytest
 
+import events.accounts  # noqa: F401  (registers the account and room events the policies name)
+import events.rooms  # noqa: F401
 from events import hand as ev
 from events.base import DomainEvent
 from events.registry import registry
