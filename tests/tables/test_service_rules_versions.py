@@ -8,6 +8,7 @@ version decides it later under those rules; a replay re-decides under the table'
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 from games import PLAYERS
@@ -103,9 +104,10 @@ def test_a_timer_of_a_version_this_timekeeper_lacks_is_left_for_one_that_has_it(
         assert [t.key for t in old.store.timers_of("t1")] == [timer.key]  # type: ignore[attr-defined]
         assert old.store.stream_version("t1") == head
     new = Timekeeper(service.store, lambda t: fire_timer(service, t), threads=1)  # type: ignore[arg-type]
-    for _ in range(50):  # the old one's lease (10 ms) runs out at once; bounded anyway
+    for _ in range(50):  # the old one's lease (10 ms) runs out at once; at most 5 s
         if new.tick():
             break
+        time.sleep(0.1)
     assert (new.fired, new.handed_back) == (1, 0)
     assert [e.type for e in service.store.read_stream("t1")][head] == "wait_timed_out"
 
