@@ -3,7 +3,8 @@ over HTTP, exactly as a platform would play them.
 
 The key is a platform API key with the ``tables`` and ``tokens`` scopes (``paiju keys create
 --scopes tables,tokens``), from ``--key`` or ``PAIJU_API_KEY``; the API is ``--url`` or
-``PAIJU_API_URL`` (default http://127.0.0.1:8080). It prints a line per event of each table as
+``PAIJU_API_URL`` (default http://127.0.0.1:8080). Its bots are seated through rooms, one per
+variant, as a platform seats its players (``services/demo/seating.py``). It prints a line per event of each table as
 its first seat sees it, and where to watch the idle seat's stream.
 """
 
@@ -46,11 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop after this long (default: until Ctrl-C or the hands are played)")  # fmt: skip
     parser.add_argument("--pace", type=float, default=0.3, metavar="SECONDS",
                         help="each bot's thinking time before a move (default 0.3)")  # fmt: skip
-    parser.add_argument("--prefix", default="demo", help="table ids are PREFIX-1, PREFIX-2, ...")
+    parser.add_argument("--prefix", default="demo", help="rooms are PREFIX-VARIANT (default demo: demo-harbin, ...), their tables ROOM.1, ROOM.2, ...")
     parser.add_argument("--no-idle", action="store_true",
                         help="every seat plays (default: seat 3 of the first table is left to the timers)")  # fmt: skip
-    parser.add_argument("--turn", type=_seconds, help="turn seconds of new tables (default 5)")
-    parser.add_argument("--claim", type=_seconds, help="claim seconds of new tables (default 3)")
+    parser.add_argument("--turn", type=_seconds, help="turn seconds of the rooms' new tables (default 5)")
+    parser.add_argument("--claim", type=_seconds, help="claim seconds of the rooms' new tables (default 3)")
 
 
 @command("demo", writes=True)

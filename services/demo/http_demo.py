@@ -1,7 +1,8 @@
 """``paiju demo``: bot players at a few tables, played over HTTP exactly as a platform would.
 
-With a platform API key the demo seats four bot players at each table (``seating``), each
-with its own seat token; every player opens its seat's live stream (server-sent events,
+With a platform API key the demo seats four bot players at each table through a room of its
+own, one per variant (``seating``: set up, granted, joined, ready, started), each with its own
+seat token; every player opens its seat's live stream (server-sent events,
 resumed from ``Last-Event-ID`` after a drop) and, woken by each event, reads its own view and,
 when the table waits on it, its legal commands, chooses (``seat_bot``) and posts the command
 with an ``Idempotency-Key`` made of the table, the version it answers and the seat, and
@@ -18,6 +19,7 @@ import json
 import random
 import threading
 import time
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -28,20 +30,20 @@ from services.demo.lines import line_of, notable
 from services.demo.seat_bot import choose
 from services.demo.seating import (
     DemoRefused,
+    RoomPlan,
     Seating,
     TryLater,
     checked,
-    is_opened,
     mint,
     platform_headers,
     seat_players,
 )
 
-PLAYERS = ("bot-east", "bot-south", "bot-west", "bot-north")
+SEATS = ("east", "south", "west", "north")  # the bots are bot-east-<run>, ...
 VARIANTS = ("harbin", "shanghai", "tanggu", "shandong", "mudanjiang")
 TIMING = {"turn": 5, "claim": 3}  # watchable: an idle seat holds its table 5 s, then 3 s
+MINIMUM_POINTS = 100  # each demo room's minimum 积分: the platform grants its new bots as much
 RECONNECTS = 50  # a stream dropped more often than this in one run is given up
-SEATING_TRIES = 20  # a table whose seating failed this often (busy, unreachable) is given up
 AGAIN = 2.0  # seconds before a step with no answer yet (queued, busy, dropped) is looked at again
 TRANSIENT = (httpx.TransportError, TryLater)
 
@@ -49,7 +51,9 @@ TRANSIENT = (httpx.TransportError, TryLater)
 @dataclass
 class Plan:
     """What the demo plays: how many tables, hands per table (None: until stopped), for how
-    long (None: until stopped), which seat of the first table stays idle."""
+    long (None: until stopped), which seat of the first table stays idle. Its rooms are
+    ``PREFIX-VARIANT`` (``PREFIX-VARIANT-2`` ... past one table per variant); ``run`` names its
+    players (new each run unless given)."""
 
     tables: int = 3
     hands: int | None = None
@@ -61,6 +65,21 @@ class Plan:
     seed: int = 7
     lead: int = 0  # the seat whose stream is printed and on whose news the platform deals
     measure: bool = False  # keep each move's POST and event times (the benchmarks)
+    minimum_points: int = MINIMUM_POINTS
+    run: str = field(default_factory=lambda: uuid.uuid4().hex[:6])
+
+    def room(self, number: int) -> RoomPlan:
+        """The room of the demo's table ``number`` (from 0): a room per variant, and more of
+        each variant's when there are more tables than variants."""
+        variant = VARIANTS[number % len(VARIANTS)]
+        again = number // len(VARIANTS)
+        room = f"{self.prefix}-{variant}" + (f"-{again + 1}" if again else "")
+        return RoomPlan(room, variant, dict(self.timing), self.minimum_points)
+
+    def players(self) -> tuple[str, str, str, str]:
+        """This run's four bots (new ids each run: an earlier run's may still be at a table)."""
+        east, south, west, north = (f"bot-{seat}-{self.run}" for seat in SEATS)
+        return east, south, west, north
 
 
 @dataclass
@@ -88,25 +107,19 @@ class Tally:
 class DemoTable:
     """One table: the platform's part (seating, dealing) and its four players."""
 
-    def __init__(self, demo: HttpDemo, number: int, table_id: str) -> None:
-        self.demo, self.plan, self.table_id = demo, demo.plan, table_id
-        self.variant = VARIANTS[number % len(VARIANTS)]
+    def __init__(self, demo: HttpDemo, number: int) -> None:
+        self.demo, self.plan = demo, demo.plan
+        self.room = self.plan.room(number)
+        self.table_id = ""  # the table the room starts
         self.idle = self.plan.idle_seat if number == 0 else None
         self.seating: Seating | None = None
         self.dealt: set[str] = set()
         self.done = asyncio.Event()
 
     async def play(self) -> None:
-        client, key = self.demo.client, self.demo.key
-        for attempt in range(SEATING_TRIES):
-            try:
-                self.seating = await seat_players(client, key, self.table_id, self.variant,
-                                                  PLAYERS, self.plan.timing)  # fmt: skip
-                break
-            except TRANSIENT:
-                if attempt == SEATING_TRIES - 1:
-                    raise
-                await asyncio.sleep(AGAIN)
+        self.seating = await seat_players(self.demo.client, self.demo.key, self.room,
+                                          self.plan.players())  # fmt: skip
+        self.table_id = self.seating.table_id
         if self.idle is not None:
             self.demo.say(watch_line(self.demo.base, self.table_id, self.idle, self.token(self.idle)))
         self.players = [Player(self, seat) for seat in range(4)]
@@ -128,7 +141,7 @@ class DemoTable:
     async def remint(self, seat: int) -> None:
         assert self.seating is not None
         self.seating.tokens[seat] = await mint(self.demo.client, self.demo.key, self.table_id,
-                                               seat, PLAYERS[seat])  # fmt: skip
+                                               seat, self.seating.players[seat])  # fmt: skip
 
     async def news(self, item: dict[str, Any]) -> None:
         """An event on the lead seat's stream: printed; a settled hand counted."""
@@ -321,25 +334,12 @@ class HttpDemo:
         if self.out is not None:
             print(line, file=self.out, flush=True)
 
-    async def new_table_ids(self) -> list[str]:
-        """``PREFIX-1``, ``PREFIX-2``, ...: the first that no earlier run opened (a store kept
-        from one ``make run`` to the next keeps its tables as they were)."""
-        found: list[str] = []
-        for number in range(1, 100_000):
-            if len(found) == self.plan.tables:
-                break
-            table_id = f"{self.plan.prefix}-{number}"
-            if not await is_opened(self.client, self.key, table_id):
-                found.append(table_id)
-        return found
-
     async def run(self, stop: threading.Event | None = None) -> Tally:
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
         async with httpx.AsyncClient(base_url=self.base, timeout=10.0, limits=limits) as client:
             self.client = client
             await wait_for_api(client, 30.0)
-            ids = await self.new_table_ids()
-            tables = [DemoTable(self, n, table_id) for n, table_id in enumerate(ids)]
+            tables = [DemoTable(self, n) for n in range(self.plan.tables)]
             playing = asyncio.gather(*(t.play() for t in tables))
             try:
                 await _until(playing, stop, self.plan.seconds)

@@ -20,7 +20,7 @@ def line_of(table_id: str, item: dict[str, Any]) -> str:
         f"{k}={v}" for k, v in payload.items() if k != "type" and v not in (None, [], {})
     )
     label = SHOWN.get(str(item["type"]), str(item["type"]))
-    text = f"{table_id:<8} v{item['version']:<4} {label:<16} {fields}"
+    text = f"{table_id:<17} v{item['version']:<4} {label:<16} {fields}"
     return text if len(text) <= 160 else text[:157] + "..."
 
 

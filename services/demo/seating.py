@@ -1,19 +1,35 @@
-"""How the demo's platform seats its four bot players at a table, over the API.
+"""How the demo's platform seats its four bot players at a table: through a room, over the API
+(decision 18), as a platform would.
 
-Today the platform opens the table itself (``POST /v1/tables`` with the four players) and
-mints each player's seat token. When rooms land (decision 18: a room the platform configures,
-players who join, are seated and say ready, the room starting the table), only
-``seat_players`` changes: the rest of the demo needs a table id and four tokens.
+For each table the demo plays, its platform sets up a room of that table's variant (``PUT
+/v1/rooms/{room}``, the demo's turn and claim seconds), grants each bot the 积分 the room's
+minimum asks (``POST /v1/players/{player}/points``, once per player: the Idempotency-Key),
+joins the four bots (入座), says each one ready (准备: the fourth ready opens the room's table
+and deals its first hand), and mints each seat's token for the table the room started.
+
+The bots' ids are new each run (``bot-east-<run>``): a player whose table's series has not
+ended is refused a seat anywhere else (``seated_elsewhere``), and the demo's tables of an earlier
+run, in a store kept from one ``make run`` to the next, may still be playing. Players of an
+earlier run left seated at a room's forming table (a run stopped between its joins and its
+fourth ready) are stood up first: the demo's rooms are its own.
+
+Every step is safe to send again (the same join, ready or grant answers as the first did), so a
+step the API answered busy (429, 503 with ``Retry-After``) or never answered (a dropped
+connection) is sent again, a bounded number of times.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 TOKEN_SECONDS = 86400  # asked for; the API grants at most its PAIJU_API_TOKEN_SECONDS
+TRIES = 20  # a step busy or unanswered this often is given up (the demo says why)
+AGAIN = 2.0  # seconds before a step is sent again when the API names no Retry-After
+LONGEST_WAIT = 10.0  # a Retry-After beyond this is waited this long, then sent again
 
 
 class DemoRefused(RuntimeError):
@@ -23,10 +39,28 @@ class DemoRefused(RuntimeError):
 class TryLater(RuntimeError):
     """The API is busy or failing for now (429, 5xx): the step is tried again later."""
 
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class RoomPlan:
+    """The room a demo table is played in: its id, variant, waits and minimum 积分."""
+
+    room: str
+    variant: str
+    timing: dict[str, int]
+    minimum_points: int = 0
+
+    def settings(self) -> dict[str, Any]:
+        return {"variant": self.variant, "minimum_points": self.minimum_points,
+                "turn_seconds": self.timing.get("turn"), "claim_seconds": self.timing.get("claim")}  # fmt: skip
+
 
 @dataclass
 class Seating:
-    """A table the demo's players sit at, and each seat's token (index = seat)."""
+    """A table the demo's players sit at, its players and each seat's token (index = seat)."""
 
     table_id: str
     players: tuple[str, str, str, str]
@@ -48,7 +82,8 @@ def checked(response: httpx.Response, what: str, refusal_is_error: bool = True) 
     except ValueError:
         body = {"detail": response.text[:200]}
     if response.status_code == 429 or response.status_code >= 500:
-        raise TryLater(f"{what}: {response.status_code} {body.get('detail') or body}")
+        raise TryLater(f"{what}: {response.status_code} {body.get('detail') or body}",
+                       retry_after_of(response))  # fmt: skip
     if response.status_code >= 400:
         raise DemoRefused(f"{what}: {response.status_code} {body.get('detail') or body}")
     if refusal_is_error and body.get("status") == "refused":
@@ -56,37 +91,79 @@ def checked(response: httpx.Response, what: str, refusal_is_error: bool = True) 
     return body
 
 
-async def seat_players(
-    client: httpx.AsyncClient, key: str, table_id: str, variant: str,
-    players: tuple[str, str, str, str], timing: dict[str, int],
-) -> Seating:  # fmt: skip
-    """Open the table for the four players (again is the same command: its first outcome
-    answers) and mint each one's seat token."""
-    body = {"table_id": table_id, "variant": variant, "players": list(players), "timing": timing}
-    opened = await client.post("/v1/tables", json=body,
-                               headers=platform_headers(key, f"{table_id}/open"))  # fmt: skip
-    checked(opened, f"opening table {table_id}")
-    tokens = [await mint(client, key, table_id, seat, player) for seat, player in enumerate(players)]
-    return Seating(table_id, players, tokens)
+def retry_after_of(response: httpx.Response) -> float | None:
+    """The answer's ``Retry-After`` in seconds (None when it names none, or a date)."""
+    try:
+        return min(LONGEST_WAIT, max(0.0, float(response.headers["Retry-After"])))
+    except (KeyError, ValueError):
+        return None
 
 
-async def is_opened(client: httpx.AsyncClient, key: str, table_id: str) -> bool:
-    """Whether a table of that id was opened already (an earlier run's): its first seat's
-    token can be minted (404: no such table)."""
-    probe = await client.post(f"/v1/tables/{table_id}/seats/0/tokens",
-                              json={"player": "?", "seconds": 10}, headers=platform_headers(key))  # fmt: skip
-    if probe.status_code == 404:
-        return False
-    if probe.status_code in (200, 409):  # 409: another player sits there; opened all the same
-        return True
-    checked(probe, f"looking for table {table_id}")
-    return True
+async def step(client: httpx.AsyncClient, what: str, method: str, path: str, *,
+               headers: dict[str, str], json: dict[str, Any] | None = None,
+               tries: int = TRIES) -> dict[str, Any]:  # fmt: skip
+    """Send one step of the platform, again while the API is busy or does not answer (each
+    step is one the API answers the same when sent twice)."""
+    for attempt in range(1, tries + 1):
+        try:
+            return checked(await client.request(method, path, headers=headers, json=json), what)
+        except (TryLater, httpx.TransportError) as error:
+            if attempt == tries:
+                if isinstance(error, TryLater):
+                    raise
+                raise TryLater(f"{what}: no answer ({type(error).__name__})") from error
+            wait = error.retry_after if isinstance(error, TryLater) else None
+            await asyncio.sleep(AGAIN if wait is None else wait)
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
-async def mint(client: httpx.AsyncClient, key: str, table_id: str, seat: int, player: str) -> str:
+async def seat_players(client: httpx.AsyncClient, key: str, plan: RoomPlan,
+                       players: tuple[str, str, str, str]) -> Seating:  # fmt: skip
+    """Seat the four players at the room's forming table, start it, and mint their tokens."""
+    room, headers = plan.room, platform_headers(key)
+    forming = await step(client, f"setting up room {room}", "PUT", f"/v1/rooms/{room}",
+                         headers=headers, json=plan.settings())  # fmt: skip
+    await stand_up_others(client, key, room, forming, players)
+    if plan.minimum_points > 0:  # the bots are new: they hold no 积分 yet
+        for player in players:
+            await step(client, f"granting {player} {plan.minimum_points} points", "POST",
+                       f"/v1/players/{player}/points", headers=platform_headers(key, f"{player}/demo-grant"),
+                       json={"amount": plan.minimum_points, "kind": "grant", "reason": "the demo's bot"})  # fmt: skip
+    seats: dict[str, int] = {}
+    for player in players:
+        joined = await step(client, f"seating {player} in room {room}", "POST",
+                            f"/v1/rooms/{room}/players/{player}/join", headers=headers)  # fmt: skip
+        if joined["table_id"] != forming["table_id"] or joined["seat"] is None:
+            raise DemoRefused(f"room {room}: {player} was seated at {joined['table_id']}, not with "
+                              f"the others at {forming['table_id']} (another platform seats players there)")  # fmt: skip
+        seats[player] = joined["seat"]
+    started: dict[str, Any] = {}
+    for player in players:
+        started = await step(client, f"{player} ready in room {room}", "POST",
+                             f"/v1/rooms/{room}/players/{player}/ready", headers=headers)  # fmt: skip
+    if not started.get("started"):
+        raise DemoRefused(f"room {room}: four players ready but table {forming['table_id']} did not start")
+    table_id: str = started["table_id"]
+    in_seat_order = tuple(sorted(players, key=seats.__getitem__))
+    tokens = [await mint(client, key, table_id, seat, player, TRIES) for seat, player in enumerate(in_seat_order)]
+    return Seating(table_id, (in_seat_order[0], in_seat_order[1], in_seat_order[2], in_seat_order[3]), tokens)
+
+
+async def stand_up_others(client: httpx.AsyncClient, key: str, room: str, forming: dict[str, Any],
+                          players: tuple[str, ...]) -> None:  # fmt: skip
+    """Stand up the players of an earlier run still seated at the room's forming table (it
+    stopped before its fourth ready): else this run's four would not fit."""
+    for player in forming["seats"]:
+        if player is not None and player not in players:
+            await step(client, f"standing {player} of an earlier run up in room {room}", "POST",
+                       f"/v1/rooms/{room}/players/{player}/leave", headers=platform_headers(key))  # fmt: skip
+
+
+async def mint(client: httpx.AsyncClient, key: str, table_id: str, seat: int, player: str,
+               tries: int = 1) -> str:  # fmt: skip
     """A seat token for ``player`` (again when the last one expired)."""
-    minted = await client.post(f"/v1/tables/{table_id}/seats/{seat}/tokens",
-                               json={"player": player, "seconds": TOKEN_SECONDS},
-                               headers=platform_headers(key))  # fmt: skip
-    token: str = checked(minted, f"minting seat {seat}'s token at {table_id}")["token"]
+    minted = await step(client, f"minting seat {seat}'s token at {table_id}", "POST",
+                        f"/v1/tables/{table_id}/seats/{seat}/tokens", headers=platform_headers(key),
+                        json={"player": player, "seconds": TOKEN_SECONDS}, tries=tries)  # fmt: skip
+    token: str = minted["token"]
     return token

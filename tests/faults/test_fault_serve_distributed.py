@@ -19,7 +19,7 @@ from events.store.base import EventStore
 
 SECONDS = 90  # at most: the test stops it (SIGTERM) once it has seen what it looks for
 SECRET = "platform-shared-secret"
-TABLES = ["demo-1", "demo-2"]
+TABLES = ["demo-harbin.1", "demo-shanghai.1"]  # the demo rooms' first tables
 
 
 def children(pid: int) -> dict[int, str]:
@@ -119,7 +119,7 @@ def test_paiju_serve_distributed_plays_the_demo_and_restarts_a_part_killed_with_
     count = count_log(store, TABLES)
     by_timer = [e for t in TABLES for e in store.read_stream(t) if e.actor.kind == "timer"]
     opened = [store.read_stream(t)[0].payload["timing"] for t in TABLES]
-    idle = [e for e in store.read_stream("demo-1") if e.actor.kind == "seat" and e.actor.seat == 3]
+    idle = [e for e in store.read_stream(TABLES[0]) if e.actor.kind == "seat" and e.actor.seat == 3]
     store.close()
     exited = printed.count("part.exited")
     print(
@@ -135,7 +135,7 @@ def test_paiju_serve_distributed_plays_the_demo_and_restarts_a_part_killed_with_
     assert receiver.doubled() == 0 and receiver.forged == 0
     assert exited >= 3
     assert [t["turn"] for t in opened] == [1, 1]  # PAIJU_TURN_SECONDS, as when embedded
-    assert idle == []  # seat 3 at demo-1 never moved itself: the timers played it
+    assert idle == []  # seat 3 at the first table never moved itself: the timers played it
     assert count.doubled_command_ids == [] and count.version_gaps == []
     assert count.not_replaying == []
     leftover = [pid for pid in (*killed["worker"], *killed["timekeeper"], *pool)

@@ -63,12 +63,12 @@ def test_an_operator_signs_in_and_watches_the_bots_turns_move(service: Embedded,
     page.fill("#key", key)
     page.click("#signin button")
     expect(page.locator("#live")).to_have_attribute("data-live", "live")
-    row = page.locator('#tables tr[data-table="demo-2"]')
+    row = page.locator('#tables tr[data-table="demo-shanghai.1"]')
     expect(row).to_be_visible()
-    expect(page.locator('#tables tr[data-table="demo-1"]')).to_be_visible()
+    expect(page.locator('#tables tr[data-table="demo-harbin.1"]')).to_be_visible()
     first = row.get_attribute("data-waiting")
     page.wait_for_function(
-        "first => { const r = document.querySelector('#tables tr[data-table=\"demo-2\"]');"
+        "first => { const r = document.querySelector('#tables tr[data-table=\"demo-shanghai.1\"]');"
         " return r && r.dataset.waiting !== first; }", arg=first, timeout=20 * MS)  # fmt: skip
     assert row.get_attribute("data-waiting") != first
     expect(page.locator('#health [data-figure="lag"]')).to_be_visible()

@@ -34,7 +34,7 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     assert done.returncode == 0, done.stderr
     assert "paiju serve: embedded" in done.stdout and "time is up" in done.stdout
     store = open_store(store_url)
-    events = store.read_stream("demo-1")
+    events = store.read_stream("demo-harbin.1")
     by_timer = [e for e in events if e.actor.kind == "timer"]
     # the idle seat is timed out (a bot late on a loaded machine may be too: 托管 is the rule)
     assert any(e.payload.get("seats") == [3] for e in by_timer if e.type == "wait_timed_out")
@@ -42,7 +42,7 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     assert by_bots and {e.actor.seat for e in by_bots} <= {0, 1, 2}  # seat 3 never moved
     outcome = store.load_outcome(by_bots[0].command_id)  # type: ignore[attr-defined]
     assert outcome is not None and outcome.accepted  # through the command path: recorded
-    assert store.read_stream("demo-2")  # the other table plays too
+    assert store.read_stream("demo-shanghai.1")  # the other table plays too
     points = open_projection_db(store_url).active_build("points")
     assert points is not None and points.position > 0  # the projector thread kept the read models
     store.close()
@@ -81,7 +81,7 @@ def test_paiju_serve_embedded_tells_the_platform_of_each_settled_hand(tmp_path: 
     store = open_store(store_url)
     settled = {
         f"paiju-event-{e.position}"
-        for table in ("demo-2", "demo-3")
+        for table in ("demo-shanghai.1", "demo-tanggu.1")
         for e in store.read_stream(table)
         if e.type == "hand_settled"
     }
