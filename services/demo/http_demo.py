@@ -39,7 +39,7 @@ from services.demo.seating import (
     seat_players,
 )
 
-SEATS = ("east", "south", "west", "north")  # the bots are bot-east-<run>, ...
+SEATS = ("east", "south", "west", "north")  # the bots are bot-east-<run>-<table>, ...
 VARIANTS = ("harbin", "shanghai", "tanggu", "shandong", "mudanjiang")
 TIMING = {"turn": 5, "claim": 3}  # watchable: an idle seat holds its table 5 s, then 3 s
 MINIMUM_POINTS = 100  # each demo room's minimum 积分: the platform grants its new bots as much
@@ -76,9 +76,10 @@ class Plan:
         room = f"{self.prefix}-{variant}" + (f"-{again + 1}" if again else "")
         return RoomPlan(room, variant, dict(self.timing), self.minimum_points)
 
-    def players(self) -> tuple[str, str, str, str]:
-        """This run's four bots (new ids each run: an earlier run's may still be at a table)."""
-        east, south, west, north = (f"bot-{seat}-{self.run}" for seat in SEATS)
+    def players(self, number: int) -> tuple[str, str, str, str]:
+        """The four bots of this run's table ``number``: ``bot-east-<run>-<number + 1>``, ...
+        (a player plays at one table at a time, and an earlier run's may still be at theirs)."""
+        east, south, west, north = (f"bot-{seat}-{self.run}-{number + 1}" for seat in SEATS)
         return east, south, west, north
 
 
@@ -109,7 +110,7 @@ class DemoTable:
 
     def __init__(self, demo: HttpDemo, number: int) -> None:
         self.demo, self.plan = demo, demo.plan
-        self.room = self.plan.room(number)
+        self.room, self.bots = self.plan.room(number), self.plan.players(number)
         self.table_id = ""  # the table the room starts
         self.idle = self.plan.idle_seat if number == 0 else None
         self.seating: Seating | None = None
@@ -118,7 +119,7 @@ class DemoTable:
 
     async def play(self) -> None:
         self.seating = await seat_players(self.demo.client, self.demo.key, self.room,
-                                          self.plan.players())  # fmt: skip
+                                          self.bots)  # fmt: skip
         self.table_id = self.seating.table_id
         if self.idle is not None:
             self.demo.say(watch_line(self.demo.base, self.table_id, self.idle, self.token(self.idle)))

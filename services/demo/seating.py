@@ -7,7 +7,7 @@ minimum asks (``POST /v1/players/{player}/points``, once per player: the Idempot
 joins the four bots (入座), says each one ready (准备: the fourth ready opens the room's table
 and deals its first hand), and mints each seat's token for the table the room started.
 
-The bots' ids are new each run (``bot-east-<run>``): a player whose table's series has not
+The bots' ids are new each run and table (``bot-east-<run>-<n>``): a player whose table's series has not
 ended is refused a seat anywhere else (``seated_elsewhere``), and the demo's tables of an earlier
 run, in a store kept from one ``make run`` to the next, may still be playing. Players of an
 earlier run left seated at a room's forming table (a run stopped between its joins and its

@@ -33,8 +33,10 @@ def test_the_demo_plays_a_hand_to_the_end_over_http_with_each_seat_moved_by_its_
     assert service.api is not None
     key = service.api.ctx.keys.create(["tables", "tokens"], "the demo's test").token
     monkeypatch.setenv("PAIJU_API_KEY", key)
+    # a long turn: the first runs from the room's deal, before the bots have their tokens
     status = paiju(["demo", "--url", service.api.address, "--tables", "1", "--hands", "1",
-                    "--pace", "0", "--no-idle", "--prefix", "http", "--for", "120"])  # fmt: skip
+                    "--pace", "0", "--no-idle", "--prefix", "http", "--for", "120",
+                    "--turn", "60"])  # fmt: skip
     printed = capsys.readouterr()
     assert status == 0, printed.err
     assert "1 hand(s) settled" in printed.out and "http-harbin.1     v1    table_opened" in printed.out
@@ -42,6 +44,7 @@ def test_the_demo_plays_a_hand_to_the_end_over_http_with_each_seat_moved_by_its_
     events = store.read_stream("http-harbin.1")
     assert [e.type for e in events].count("hand_settled") == 1
     assert events[0].payload["room"] == "http-harbin"  # the room started it: seated, ready
+    assert events[0].payload["timing"] == {"turn": 60, "claim": 3}  # the room's, from --turn
     moves = [e for e in events if e.actor.kind == "seat"]
     assert {e.actor.seat for e in moves} == {0, 1, 2, 3}  # every seat played, none by the timers
     # each move was posted with an Idempotency-Key naming the version it answered
