@@ -98,7 +98,7 @@ async def dispatch(
     wait = ctx.settings.api_command_wait
     outcome = await run_in_threadpool(outcomes.wait_for_outcome, command_id, wait)
     if outcome is not None and not outcome.accepted:
-        ctx.wakeups.nudge()  # the seat's stream tells the refusal too, and refusals store no event
+        ctx.wakeups.nudge(table_id)  # the seat's stream tells the refusal; refusals store no event
     return answer(outcome, command_id)
 
 

@@ -7,7 +7,6 @@ distributed one alike: the API only ever enqueues commands and reads the store);
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,74 +17,11 @@ from events.store import open_store
 from events.store.base import EventStore
 from services.api.keys import KeyStore
 from services.api.tokens import TokenSigner
+from services.api.wakeups import Wakeups
 from services.rules.table import TableState
 from services.tables.service import TableService
 from workers.projections.db import ProjectionDB, open_projection_db
 from workers.settings import Settings
-
-
-class Wakeups:
-    """One thread per API process waits on the store for new events and wakes every stream.
-
-    The store is re-read by each stream after a wake-up: a wake-up carries no event, so one
-    that is missed or spurious only makes a stream later, never wrong."""
-
-    def __init__(self, store: EventStore, poll: float = 1.0) -> None:
-        self.store, self.poll = store, poll
-        self.generation = 0
-        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="paiju-api-wakeups", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5)
-
-    def _head(self) -> int:
-        last: int = self.store.last_position()  # type: ignore[attr-defined]
-        return last
-
-    def _run(self) -> None:
-        position = self._head()
-        while not self._stop.is_set():
-            try:
-                if self.store.wait_for_events(position, self.poll):
-                    position = self._head()
-                    self.nudge()
-            except Exception:  # a store that is away: try again after a pause
-                self._stop.wait(self.poll)
-
-    def nudge(self) -> None:
-        """Wake every stream (new events, or a refusal recorded: refusals store no event)."""
-        with self._lock:
-            self.generation += 1
-            waiters = list(self._waiters)
-        for loop, event in waiters:
-            loop.call_soon_threadsafe(event.set)
-
-    async def wait(self, seen: int, timeout: float) -> bool:
-        """Until a wake-up after generation ``seen`` (True), or ``timeout`` seconds (False)."""
-        event = asyncio.Event()
-        entry = (asyncio.get_running_loop(), event)
-        with self._lock:  # checked and registered under the lock nudge takes: none is missed
-            if self.generation != seen:
-                return True
-            self._waiters.add(entry)
-        try:
-            await asyncio.wait_for(event.wait(), timeout)
-            return True
-        except TimeoutError:
-            return False
-        finally:
-            with self._lock:
-                self._waiters.discard(entry)
 
 
 @dataclass

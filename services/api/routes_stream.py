@@ -82,7 +82,7 @@ async def seat_events(
     try:
         woken, heartbeat = True, ctx.settings.api_heartbeat_seconds
         while True:
-            seen = ctx.wakeups.generation
+            seen = ctx.wakeups.generation_of(table_id)
             if woken:
                 page = await run_in_threadpool(ctx.service.stream_for, table_id, seat, after=cursor)
                 cursor = page.cursor
@@ -95,7 +95,7 @@ async def seat_events(
                 yield ServerSentEvent(event="command_refused", data=refusal.model_dump(mode="json"))
             if not woken:
                 yield ServerSentEvent(comment="heartbeat")
-            woken = await ctx.wakeups.wait(seen, heartbeat)
+            woken = await ctx.wakeups.wait(seen, heartbeat, table_id)
     finally:
         presence.closed(table_id, seat)
 

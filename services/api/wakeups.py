@@ -1,0 +1,125 @@
+"""Wake-ups of an API process's streams: one thread follows the store, and wakes the streams
+of the tables that moved (and the dashboard, which follows every table).
+
+A wake-up carries no event: a stream re-reads its table from the store after one, so a
+wake-up that is spurious only costs a read, and one that is missed only makes a stream later
+(its next heartbeat reads again), never wrong. Waking only the streams of the tables that
+moved matters with many open streams: woken all at once, every stream re-read its table on
+every event of any table, and one API process spent its core on reads that found nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import defaultdict
+
+from events.store.base import EventStore
+
+EVERY_TABLE = ""  # the key of the waiters on every table (the dashboard)
+READ_PAGE = 1000
+PAGES_BEFORE_WAKING_ALL = 5  # far behind (a burst, or the store was away): wake every stream
+TABLES_KEPT = 10_000  # generations of tables nobody waits on are then forgotten (a stream that
+# saw one forgotten is woken once for nothing: spurious, never missed)
+
+Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
+
+
+class Wakeups:
+    """Generations per table and overall; ``wait`` until the one a stream saw has moved."""
+
+    def __init__(self, store: EventStore, poll: float = 1.0) -> None:
+        self.store, self.poll = store, poll
+        self.generation = 0  # moves on every wake-up of any table
+        self._tables: dict[str, int] = defaultdict(int)
+        self._waiters: dict[str, set[Waiter]] = defaultdict(set)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="paiju-api-wakeups", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def _head(self) -> int:
+        last: int = self.store.last_position()  # type: ignore[attr-defined]
+        return last
+
+    def _run(self) -> None:
+        position = self._head()
+        while not self._stop.is_set():
+            try:
+                if self.store.wait_for_events(position, self.poll):
+                    position = self._follow(position)
+            except Exception:  # a store that is away: wake everyone once it answers again
+                self._stop.wait(self.poll)
+                position = self._head()
+                self.nudge()
+
+    def _follow(self, position: int) -> int:
+        """Read what was appended after ``position`` (in global order, which shows no later
+        position before an earlier one commits) and wake the tables it names."""
+        moved: set[str] = set()
+        for _ in range(PAGES_BEFORE_WAKING_ALL):
+            page = self.store.read_all(position + 1, READ_PAGE)
+            if not page:
+                if moved:
+                    self.nudge(*moved)
+                return position
+            moved.update(event.stream_id for event in page)
+            position = page[-1].position
+        self.nudge()  # far behind: every stream reads for itself
+        return self._head()
+
+    def generation_of(self, table_id: str) -> int:
+        with self._lock:
+            return self._tables[table_id] if table_id else self.generation
+
+    def nudge(self, *table_ids: str) -> None:
+        """Wake the streams of ``table_ids`` (none given: of every table), and the waiters on
+        every table. Also for a refusal recorded, which stores no event."""
+        with self._lock:
+            self.generation += 1
+            if table_ids:
+                for table_id in table_ids:
+                    self._tables[table_id] += 1
+                keys = [*table_ids, EVERY_TABLE]
+            else:
+                for table_id in self._tables:
+                    self._tables[table_id] += 1
+                keys = list(self._waiters)
+            if len(self._tables) > TABLES_KEPT:
+                for table_id in [t for t in self._tables if t not in self._waiters]:
+                    del self._tables[table_id]
+            waiters = [w for key in keys for w in self._waiters.get(key, ())]
+        for loop, event in waiters:
+            loop.call_soon_threadsafe(event.set)
+
+    async def wait(self, seen: int, timeout: float, table_id: str = EVERY_TABLE) -> bool:
+        """Until a wake-up of ``table_id`` (default: of any table) after generation ``seen``
+        (True), or ``timeout`` seconds (False)."""
+        event = asyncio.Event()
+        entry = (asyncio.get_running_loop(), event)
+        with self._lock:  # checked and registered under the lock nudge takes: none is missed
+            now = self._tables[table_id] if table_id else self.generation
+            if now != seen:
+                return True
+            self._waiters[table_id].add(entry)
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            with self._lock:
+                found = self._waiters.get(table_id)
+                if found is not None:
+                    found.discard(entry)
+                    if not found:
+                        del self._waiters[table_id]

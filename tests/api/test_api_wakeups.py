@@ -1,0 +1,64 @@
+"""An API process's wake-ups: the streams of the table that moved are woken, the others are
+not (each woken stream re-reads its table: with hundreds open, waking all of them on every
+event of any table spent the process's core on reads that found nothing); the dashboard,
+which follows every table, is woken by any."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from events.store import open_store
+from services.api.wakeups import Wakeups
+from services.rules.table.commands import OpenTable
+from services.tables.service import TableService
+
+pytestmark = pytest.mark.anyio
+PLAYERS = ("ann", "bo", "cy", "di")
+
+
+def opened(service: TableService, table_id: str) -> None:
+    service.handle(table_id, OpenTable(table_id=table_id, variant="harbin", players=PLAYERS),
+                   command_id=f"open-{table_id}")  # fmt: skip
+
+
+async def test_a_table_that_moves_wakes_its_own_streams_and_the_dashboard_only(
+    tmp_path: Path,
+) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/wakeups.sqlite3")
+    service = TableService(store)
+    opened(service, "a")
+    wakeups = Wakeups(store, poll=0.1)
+    wakeups.start()
+    try:
+        a, b, every = wakeups.generation_of("a"), wakeups.generation_of("b"), wakeups.generation
+        stream_of_b = asyncio.create_task(wakeups.wait(b, 30, "b"))
+        await asyncio.to_thread(opened, service, "c")  # another table moves
+        assert await wakeups.wait(every, 30)  # the dashboard is woken by it
+        assert wakeups.generation_of("a") == a and wakeups.generation_of("b") == b
+        assert not stream_of_b.done()  # b's stream sleeps on
+        await asyncio.to_thread(opened, service, "b")
+        assert await asyncio.wait_for(stream_of_b, 30)  # b's own move wakes it
+        assert wakeups.generation_of("a") == a
+    finally:
+        wakeups.stop()
+        store.close()
+
+
+async def test_a_nudge_without_a_table_wakes_every_stream(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/wakeups.sqlite3")
+    wakeups = Wakeups(store)
+    try:
+        seen = {t: wakeups.generation_of(t) for t in ("a", "b")}
+        waiting = [asyncio.create_task(wakeups.wait(seen[t], 30, t)) for t in ("a", "b")]
+        await asyncio.sleep(0)  # both registered
+        wakeups.nudge()  # the store was away: every stream reads for itself
+        assert await asyncio.gather(*waiting) == [True, True]
+        refused = asyncio.create_task(wakeups.wait(wakeups.generation_of("a"), 30, "a"))
+        await asyncio.sleep(0)
+        wakeups.nudge("a")  # a refusal at a, which stores no event
+        assert await refused
+    finally:
+        store.close()
