@@ -1,0 +1,76 @@
+"""The tables an API process folded last, shared by its request threads without one lock.
+
+Every view, legal and rulings request folds its table: from the fold this process kept of it
+plus the events since (``loader.load``: a kept fold is used only where its version and hash
+still sit on the stream, so an old one makes the read longer, never wrong), else from a
+checked snapshot and its tail. One ``TableService`` behind one lock made every table's read
+wait on every other's. Here:
+
+- a table is folded by one thread at a time, under its own lock: two readers of one table
+  would read and fold the same tail twice; the second now starts from the first's fold;
+- different tables fold in parallel: a table's lock lives only while someone reads it (a
+  count of holders), so the locks do not grow with every table id ever read;
+- the kept folds (a bounded LRU, as ``TableService`` keeps) are touched only under a short
+  lock, for a get and a put, never across a read of the store.
+
+A fold (``LoadedTable``, its ``TableState``) is immutable: handing one to several threads is
+safe.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from events.store.base import EventStore
+from services.rules.table import TableState
+from services.tables import loader
+
+
+class TableFolds:
+    def __init__(self, store: EventStore, snapshot_key: bytes | None = None,
+                 cached_tables: int = 256) -> None:  # fmt: skip
+        self.store, self.snapshot_key, self.cached_tables = store, snapshot_key, cached_tables
+        self._kept: OrderedDict[str, loader.LoadedTable] = OrderedDict()
+        self._kept_lock = threading.Lock()
+        self._locks: dict[str, tuple[threading.Lock, int]] = {}  # table id -> lock, holders
+        self._locks_lock = threading.Lock()
+
+    def load(self, table_id: str) -> TableState:
+        """The table now (as of the store when this read began)."""
+        with self._table_lock(table_id):
+            with self._kept_lock:
+                known = self._kept.get(table_id)
+            loaded = loader.load(self.store, table_id, known=known, snapshot_key=self.snapshot_key)
+            self._keep(table_id, loaded)
+            return loaded.state
+
+    def _keep(self, table_id: str, loaded: loader.LoadedTable) -> None:
+        with self._kept_lock:
+            self._kept[table_id] = loaded
+            self._kept.move_to_end(table_id)
+            while len(self._kept) > self.cached_tables:
+                self._kept.popitem(last=False)
+
+    @contextmanager
+    def _table_lock(self, table_id: str) -> Iterator[None]:
+        with self._locks_lock:
+            lock, holders = self._locks.get(table_id, (threading.Lock(), 0))
+            self._locks[table_id] = (lock, holders + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._locks_lock:
+                lock, holders = self._locks[table_id]
+                if holders == 1:
+                    del self._locks[table_id]
+                else:
+                    self._locks[table_id] = (lock, holders - 1)
+
+    def held(self) -> int:
+        """How many tables are being read now (their locks kept): for the tests."""
+        with self._locks_lock:
+            return len(self._locks)

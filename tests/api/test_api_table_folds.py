@@ -1,0 +1,97 @@
+"""The API's table reads (``TableFolds``): tables fold in parallel, each by one thread at a
+time, and every fold is the table as stored, however many threads read it at once."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from tables.games import Bots, opened
+
+from events.store import open_store
+from events.store.base import EventStore
+from services.api.table_folds import TableFolds
+from services.rules.table import TableState
+from services.tables import TableService, loader
+
+WAIT = 30  # seconds: the bound of every wait here (none is expected to run out)
+
+
+class HeldStore:
+    """The store, but a read of ``held``'s events waits until ``release`` is set."""
+
+    def __init__(self, store: EventStore, held: str) -> None:
+        self.store, self.held = store, held
+        self.reading, self.release = threading.Event(), threading.Event()
+
+    def read_stream(self, stream: str, *args: object, **kwargs: object) -> object:
+        if stream == self.held:
+            self.reading.set()
+            assert self.release.wait(WAIT), "the held read was never released"
+        return self.store.read_stream(stream, *args, **kwargs)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.store, name)
+
+
+def fresh(store: EventStore, table_id: str) -> TableState:
+    return loader.load(store, table_id).state
+
+
+def test_a_table_whose_read_is_held_does_not_hold_up_another_tables(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/folds.sqlite3")
+    service = TableService(store)
+    opened(service, "slow")
+    opened(service, "fast")
+    held = HeldStore(store, "slow")
+    folds = TableFolds(held)  # type: ignore[arg-type]
+    slow: list[TableState] = []
+    reader = threading.Thread(target=lambda: slow.append(folds.load("slow")))
+    reader.start()
+    assert held.reading.wait(WAIT)  # the slow table's read is under way, and held
+    assert folds.load("fast") == fresh(store, "fast")  # answered while the other waits
+    assert reader.is_alive() and slow == []
+    held.release.set()
+    reader.join(WAIT)
+    assert slow == [fresh(store, "slow")] and folds.held() == 0  # no lock is left behind
+    store.close()
+
+
+def test_views_stay_the_tables_as_stored_while_threads_read_them_as_they_are_played(
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    store = open_store(f"sqlite:///{tmp_path}/folds.sqlite3")
+    service = TableService(store)
+    tables = ["t1", "t2", "t3"]
+    states = {t: opened(service, t) for t in tables}
+    folds = TableFolds(store, cached_tables=2)  # fewer kept than read: folds are dropped too
+    seen: list[tuple[str, TableState]] = []
+    seen_lock, done = threading.Lock(), threading.Event()
+
+    def read(n: int) -> None:
+        for i in range(200):  # bounded; stops early once the play is over
+            table = tables[(n + i) % len(tables)]
+            state = folds.load(table)
+            with seen_lock:
+                seen.append((table, state))
+            if done.is_set():
+                return
+
+    readers = [threading.Thread(target=read, args=(n,)) for n in range(6)]
+    for r in readers:
+        r.start()
+    bots = {t: Bots(service, t, seed=n) for n, t in enumerate(tables)}
+    for _ in range(40):  # the tables move on while they are read
+        for t in tables:
+            states[t] = bots[t].play(states[t])
+    done.set()
+    for r in readers:
+        r.join(WAIT)
+    assert seen and not any(r.is_alive() for r in readers)
+    for table, state in seen:  # each fold read is the table as stored at its version
+        events = store.read_stream(table)[: state.version]
+        assert state == loader.fold(store, table, events, loader.LoadedTable(TableState(), 0)).state
+    for t in tables:
+        assert folds.load(t) == states[t] == fresh(store, t)
+    assert folds.held() == 0
+    store.close()
