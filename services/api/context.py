@@ -40,7 +40,7 @@ class ApiContext:
     _read_models: ProjectionDB | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # A reader's own TableService: it folds tables to answer views, and never writes.
+        # A reader's own TableService: its seat streams (stream_for keeps no state), never writes.
         self.service = TableService(self.store, snapshot_key=self.settings.snapshot_key_bytes())
         # The tables views fold: a lock per table, so reads of different tables run in parallel.
         self.folds = TableFolds(self.store, snapshot_key=self.settings.snapshot_key_bytes())
