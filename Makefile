@@ -18,7 +18,7 @@ run: install
 	$(VENV)/bin/paiju serve --demo
 
 test: install
-	$(PY) -m pytest -n 3
+	$(PY) -m pytest -n 3 --durations=15
 
 lint: install
 	$(VENV)/bin/ruff check services events workers tests benchmarks
