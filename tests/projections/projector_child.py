@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from events.store import open_store
 from events.store.base import EventStore
@@ -32,11 +33,13 @@ FORK.set_forkserver_preload(["workers.projections.catalog", "events.store.postgr
                              "events.store.sqlite"])  # fmt: skip
 
 
-def _run(url: str, projections: Sequence[Projection], batch: int, report: str | None) -> None:
+def _run(url: str, projections: Sequence[Projection], batch: int, report: str | None,
+         listening: Any) -> None:  # fmt: skip
     from workers.projections.db import open_projection_db
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    listening.set()  # a SIGTERM from now on is a clean stop, not the default's death
     store, db = open_store(url), open_projection_db(url)
     projector = Projector(store, db, projections, batch=batch, idle_seconds=0.2)
     code = 0
@@ -62,10 +65,14 @@ class ProjectorChild:
     def start(self, batch: int = 500) -> None:
         self.starts += 1
         report = None if self.report is None else f"{self.report}.{self.starts}.json"
+        listening = FORK.Event()
         self.process = FORK.Process(
-            target=_run, args=(self.url, self.projections, batch, report), daemon=True
+            target=_run, args=(self.url, self.projections, batch, report, listening), daemon=True
         )
         self.process.start()
+        # until its SIGTERM handler is in place: a stop sent sooner (a loaded machine, a child
+        # still starting) killed it with -15 where the test asked for a clean stop
+        assert listening.wait(30), "the projector child did not start within 30 s"
 
     def reports(self) -> list[dict[str, int]]:
         """What each clean stop of this child reported applying, per build."""
