@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from fault_kit import PrivateRedis
+from fault_kit import private_redis  # noqa: F401  (the fixture, shared with tests/ops)
 from pg_reset import fresh_schema
 
 PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
@@ -21,15 +20,3 @@ def faults_pg_url() -> Iterator[str]:
     """A PostgreSQL store URL on a schema of this test's own, dropped after it."""
     with fresh_schema("faults") as schema:
         yield f"{PG_URL}?schema={schema}"
-
-
-@pytest.fixture
-def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    root = tmp_path / "redis"
-    root.mkdir()
-    server = PrivateRedis(root)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()

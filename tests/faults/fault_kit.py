@@ -16,10 +16,12 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
 import redis
 
 from events.store.base import EventStore
@@ -266,3 +268,17 @@ def notified_keys(store: EventStore, table_ids: list[str]) -> set[str]:
         f"paiju-event-{e.position}"
         for t in table_ids for e in store.read_stream(t) if e.type in NOTIFIED
     }  # fmt: skip
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A redis-server of this test's own (the fault and operations tests' conftests take it
+    from here), stopped after the test."""
+    root = tmp_path / "redis"
+    root.mkdir()
+    server = PrivateRedis(root)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

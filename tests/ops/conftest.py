@@ -7,21 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ops_kit import PrivateRedis
+from ops_kit import private_redis  # noqa: F401  (the fixture: the fault tests' own)
 
 from events.store import open_store
-
-
-@pytest.fixture
-def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    root = tmp_path / "redis"
-    root.mkdir()
-    server = PrivateRedis(root)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -20,9 +20,10 @@ from pathlib import Path
 from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "faults"))
-from fault_kit import Part, PrivateRedis, free_port  # noqa: E402
+from fault_kit import Part, PrivateRedis, free_port, private_redis  # noqa: E402
 
-__all__ = ["Part", "PrivateRedis", "TcpRelay", "free_port", "samples", "scrape", "until"]
+__all__ = ["Part", "PrivateRedis", "TcpRelay", "free_port", "private_redis", "samples", "scrape",
+           "until"]
 
 
 def scrape(address: str) -> str:
