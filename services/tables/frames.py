@@ -31,7 +31,7 @@ from services.rules.table.walls import drawable
 from services.rules.tiles import name, names
 from services.rules.variants import variant_of
 from services.tables.codec import decode
-from services.tables.loader import revealed_seeds
+from services.tables.loader import revealed_seeds, with_given_seed
 
 CLAIM_NAMES = {"win": "胡", "kong": "杠", "pong": "碰", "chi": "吃", "ready_chi": "吃听",
                "ready_pong": "碰听", "pass": "pass"}  # fmt: skip
@@ -88,12 +88,13 @@ def hand_frames(events: list[RecordedEvent], hand: int, seeds: dict[int, str] | 
         except Exception as error:  # tampered beyond what the registry reads
             replay.stopped = _named(recorded, "cannot be read", error)
             return replay
-        if isinstance(event, HandStarted) and event.seed is None and event.wall is None:
-            if event.hand_number not in known:
-                replay.stopped = (f"version {recorded.version} (hand_started): hand "
-                                  f"{event.hand_number}'s seed is sealed and was not given")  # fmt: skip
-                return replay
-            event = event.model_copy(update={"seed": known[event.hand_number]})
+        dealt = with_given_seed(event, known)
+        if dealt is None:
+            replay.stopped = (f"version {recorded.version} (hand_started): hand "
+                              f"{recorded.payload['hand_number']}'s seed is sealed and was not"
+                              " given")  # fmt: skip
+            return replay
+        event = dealt
         before = state
         try:
             state = evolve(state, event)

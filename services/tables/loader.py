@@ -77,6 +77,16 @@ def revealed_seeds(events: list[RecordedEvent]) -> dict[int, str]:
     return seeds
 
 
+def with_given_seed(event: DomainEvent, seeds: dict[int, str]) -> DomainEvent | None:
+    """A sealed deal with its seed from ``seeds`` (what a replay was given: the stream's
+    reveals and the seeds a dispute brings, never the store's sealed ones); None when that
+    hand's seed is not among them, so it cannot be dealt again; any other event as it is."""
+    if not isinstance(event, HandStarted) or event.seed is not None or event.wall is not None:
+        return event
+    seed = seeds.get(event.hand_number)
+    return None if seed is None else event.model_copy(update={"seed": seed})
+
+
 def with_seed(
     store: EventStore, table_id: str, event: DomainEvent, revealed: dict[int, str] | None = None
 ) -> DomainEvent:

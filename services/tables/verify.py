@@ -33,7 +33,7 @@ from services.rules.table import CommandRejected, TableState, decide, evolve
 from services.rules.table.state import patch
 from services.rules.variants.versions import known, knows
 from services.tables.codec import command_from_record, decode
-from services.tables.loader import revealed_seeds
+from services.tables.loader import revealed_seeds, with_given_seed
 
 
 @dataclass
@@ -172,10 +172,10 @@ def verify_table(
             except Exception as error:  # tampered beyond what the registry reads
                 report.unreadable = _unreadable(recorded, "cannot be read", error)
                 return report
-            if isinstance(event, HandStarted) and event.seed is None and event.wall is None:
-                if event.hand_number not in seeds:
-                    return report  # a hand still sealed: nothing after its deal can be re-dealt
-                event = event.model_copy(update={"seed": seeds[event.hand_number]})
+            dealt = with_given_seed(event, seeds)
+            if dealt is None:
+                return report  # a hand still sealed: nothing after its deal can be re-dealt
+            event = dealt
             try:
                 state = evolve(state, event)
             except Exception as error:  # a fact the table cannot take where it stands

@@ -106,3 +106,15 @@ def test_a_hand_of_every_variant_folds_and_its_wins_name_each_patterns_rule(
                            for p in win["patterns"])  # fmt: skip
     if variant == "tanggu":
         assert replay.frames[-1]["table"]["indicator"] and replay.frames[-1]["table"]["wildcards"]
+
+
+def test_a_hand_whose_seed_is_still_sealed_stops_at_its_deal_and_says_so(
+    played: list[RecordedEvent],
+) -> None:
+    """Without the stream's reveal (nor a seed brought to the dispute), the deal cannot be
+    dealt again: the frames stop there, naming the hand."""
+    unrevealed = [e for e in played if e.type != "seed_revealed"]
+    replay = hand_frames(unrevealed, 1)
+    deal = next(e for e in unrevealed if e.type == "hand_started")
+    assert replay.stopped == (f"version {deal.version} (hand_started): hand 1's seed is sealed"
+                              " and was not given")  # fmt: skip
