@@ -57,9 +57,9 @@ class Wakeups:
             try:
                 if self.store.wait_for_events(position, self.poll):
                     position = self._follow(position)
-            except Exception:  # a store that is away: wake everyone once it answers again
+            except Exception:  # a store that is away: the next round reads on from where this
+                # one was (nothing read yet is skipped); every stream is woken to look for itself
                 self._stop.wait(self.poll)
-                position = self._head()
                 self.nudge()
 
     def _follow(self, position: int) -> int:

@@ -62,3 +62,44 @@ async def test_a_nudge_without_a_table_wakes_every_stream(tmp_path: Path) -> Non
         assert await refused
     finally:
         store.close()
+
+
+class AwayOnce:
+    """A store that goes away at the first read of new events (that read and the next look at
+    its head fail), then answers again."""
+
+    def __init__(self, store: object) -> None:
+        self.store, self.away = store, 0  # 0: not yet; 1: away; 2: back
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.store, name)
+
+    def read_all(self, *args: object, **kwargs: object) -> object:
+        if self.away == 0:
+            self.away = 1
+            raise ConnectionError("the store went away")
+        return self.store.read_all(*args, **kwargs)  # type: ignore[attr-defined]
+
+    def last_position(self) -> object:
+        if self.away == 1:
+            self.away = 2
+            raise ConnectionError("the store is still away")
+        return self.store.last_position()  # type: ignore[attr-defined]
+
+
+async def test_a_store_away_for_a_moment_loses_no_table_wake_up(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/wakeups.sqlite3")
+    service = TableService(store)
+    wakeups = Wakeups(AwayOnce(store), poll=0.1)  # type: ignore[arg-type]
+    wakeups.start()
+    try:
+        seen = wakeups.generation_of("a")
+        await asyncio.to_thread(opened, service, "a")  # its first read fails
+        assert await wakeups.wait(seen, 30, "a")  # woken all the same
+        later = wakeups.generation_of("b")
+        await asyncio.to_thread(opened, service, "b")  # and it goes on following the store
+        assert await wakeups.wait(later, 30, "b")
+        assert wakeups._thread is not None and wakeups._thread.is_alive()
+    finally:
+        wakeups.stop()
+        store.close()
