@@ -93,6 +93,13 @@ class Tally:
     refused: int = 0
     posted_at: dict[tuple[str, int, int], float] = field(default_factory=dict)  # table, version, seat
     seen_at: dict[tuple[str, int, int], float] = field(default_factory=dict)
+    # every accepted command's id -> (table, its first version): what must be in the store
+    acknowledged: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    def acknowledge(self, command_id: str, table_id: str, outcome: dict[str, Any]) -> None:
+        first = outcome.get("first_version")
+        if isinstance(first, int):
+            self.acknowledged[command_id] = (table_id, first)
 
     def latencies(self) -> list[float]:
         """Seconds from each accepted move's POST to its first event on the acting seat's
@@ -116,6 +123,7 @@ class DemoTable:
         self.seating: Seating | None = None
         self.dealt: set[str] = set()
         self.done = asyncio.Event()
+        self.base = demo.bases[number % len(demo.bases)]  # the API process this table talks to
 
     async def play(self) -> None:
         self.seating = await seat_players(self.demo.client, self.demo.key, self.room,
@@ -165,12 +173,15 @@ class DemoTable:
             return True
         self.dealt.add(command_id)
         try:
-            dealt = await self.demo.client.post(f"/v1/tables/{self.table_id}/hands",
+            dealt = await self.demo.client.post(f"{self.base}/v1/tables/{self.table_id}/hands",
                                                 headers=platform_headers(self.demo.key, command_id))  # fmt: skip
-            status = checked(dealt, f"dealing at {self.table_id}", False).get("status")
+            outcome = checked(dealt, f"dealing at {self.table_id}", False)
+            status = outcome.get("status")
         except TRANSIENT:
             status = "queued"
         if status == "accepted":
+            if self.plan.measure:
+                self.demo.tally.acknowledge(command_id, self.table_id, outcome)
             return True
         # refused (said on the stream) or not done yet: sent again later, under the same id
         asyncio.get_running_loop().call_later(AGAIN / 2, self.dealt.discard, command_id)
@@ -202,9 +213,11 @@ class Player:
 
     async def listen(self) -> None:
         """Follow the seat's stream; after a drop, resume from the last event it gave."""
-        url = f"/v1/tables/{self.table.table_id}/seats/{self.seat}/events"
+        url = f"{self.table.base}/v1/tables/{self.table.table_id}/seats/{self.seat}/events"
         self.woken.set()  # look at the table once before any event comes (the lead: each one)
-        for _ in range(RECONNECTS):
+        failures = 0  # in a row: a stream that reconnects after each outage goes on for good
+        while failures < RECONNECTS:
+            failures += 1
             headers = self.headers() | ({"Last-Event-ID": str(self.version)} if self.version else {})
             try:
                 async with self.demo.client.stream("GET", url, headers=headers,
@@ -214,6 +227,7 @@ class Player:
                         continue
                     if response.status_code != 200:
                         raise DemoRefused(f"{url}: {response.status_code} {(await response.aread())[:200]!r}")
+                    failures = 0
                     async for item in server_sent_events(response):
                         await self.heard(item)
             except (httpx.TransportError, httpx.StreamError):
@@ -276,7 +290,7 @@ class Player:
         command_id = f"{table_id}/v{version}/s{self.seat}"
         tally.sent += 1
         posted = time.perf_counter()
-        answer = await client.post(f"/v1/tables/{table_id}/commands", json=command,
+        answer = await client.post(f"{self.table.base}/v1/tables/{table_id}/commands", json=command,
                                    headers=self.headers() | {"Idempotency-Key": command_id,
                                                              "If-Match": f'"{version}"'})  # fmt: skip
         if answer.status_code == 401:
@@ -290,11 +304,12 @@ class Player:
             tally.accepted += 1
             if self.table.plan.measure:
                 tally.posted_at[(table_id, version, self.seat)] = posted
+                tally.acknowledge(command_id, table_id, outcome)
         elif outcome.get("status") == "refused":
             tally.refused += 1  # the table moved on (a timer, a claim): the next event says how
 
     async def get(self, path: str) -> dict[str, Any] | None:
-        answer = await self.demo.client.get(path, headers=self.headers())
+        answer = await self.demo.client.get(f"{self.table.base}{path}", headers=self.headers())
         if answer.status_code == 401:
             await self.table.remint(self.seat)
             self.woken.set()
@@ -326,8 +341,11 @@ class HttpDemo:
     """The demo's platform: its key, its HTTP client, its tables; ``run`` plays them."""
 
     def __init__(self, base: str, key: str, plan: Plan, out: TextIO | None,
-                 stream_timeout: float = 60.0) -> None:  # fmt: skip
+                 stream_timeout: float = 60.0, more: tuple[str, ...] = ()) -> None:  # fmt: skip
+        """``more``: other API processes of the same service; tables are spread over them all
+        (seating goes through ``base``)."""
         self.base, self.key, self.plan, self.out = base, key, plan, out
+        self.bases = (base, *more)
         self.stream_timeout = httpx.Timeout(10.0, read=stream_timeout)
         self.tally = Tally()
 

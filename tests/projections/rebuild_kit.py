@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from projection_kit import accept
 
@@ -21,7 +20,12 @@ from services.rules.table.legal import seats_to_act
 from services.tables import TableService
 from workers.projections.base import Projection
 from workers.projections.catalog import ALL
-from workers.projections.db import ProjectionDB
+from workers.projections.compare import (  # noqa: F401  (the tests take them from here)
+    Comparison,
+    compare_with_rebuild,
+    rebuild,
+    tables_of,
+)
 
 EVERY: tuple[Projection, ...] = ALL  # every projection the projector keeps
 VARIANTS = ("mudanjiang", "harbin", "shandong", "shanghai", "tanggu")
@@ -89,64 +93,3 @@ def interleaved(store: EventStore, series: Sequence[Series], rng: random.Random)
         yield done
 
 
-def tables_of(
-    db: ProjectionDB, projection: Projection, build: int
-) -> dict[str, list[dict[str, Any]]]:
-    """Every row of every table of one build, each table in key order."""
-    with db.reader(projection, build) as rows:
-        return {
-            spec.name: rows.select(spec.name, {}, order=spec.key, limit=1_000_000)
-            for spec in projection.tables
-        }
-
-
-@dataclass
-class Comparison:
-    """The live builds against builds made from position 0 beside them: which differ."""
-
-    events: int
-    rows: int
-    differing: list[str]
-
-
-def rebuild(store: EventStore, db: ProjectionDB, projection: Projection, build: int) -> None:
-    """Feed a new build every event from position 0, batch by batch with its checkpoint, by
-    hand: not a ``Projector``, which would switch readers to it once it caught up."""
-    position = 0
-    while events := store.read_all(position + 1, 1000):
-        with db.batch(projection, build, position, events[-1].position) as rows:
-            for event in events:
-                projection.apply(event, rows)
-        position = events[-1].position
-
-
-class Reference:
-    """A projection under code version 0, which no projector follows: a build made with it is
-    the test's alone (a build of the projection's own version would be taken up, fed and
-    switched to by any projector running meanwhile, a killed one's successor included)."""
-
-    code_version = 0
-
-    def __init__(self, projection: Projection) -> None:
-        self.name, self.tables, self.apply = projection.name, projection.tables, projection.apply
-
-
-def compare_with_rebuild(
-    store: EventStore, db: ProjectionDB, projections: Sequence[Projection] = EVERY
-) -> Comparison:
-    """Build each projection again from position 0 beside its live build, compare every
-    table, drop the new builds."""
-    differing, rows = [], 0
-    for projection in projections:
-        fresh = db.new_build(Reference(projection), active=False).build  # type: ignore[arg-type]
-        try:
-            rebuild(store, db, projection, fresh)
-            live = db.active_build(projection.name)
-            assert live is not None and live.build != fresh, f"{projection.name}: no live build"
-            again = tables_of(db, projection, fresh)
-            kept = tables_of(db, projection, live.build)
-        finally:
-            db.drop_build(projection, fresh)
-        rows += sum(len(r) for r in kept.values())
-        differing += [f"{projection.name}.{t}" for t in kept if kept[t] != again[t]]
-    return Comparison(events=store.last_position(), rows=rows, differing=differing)  # type: ignore[attr-defined]
