@@ -29,7 +29,7 @@ from services.rules.table.legal import play_commands
 from services.rules.table.state import Claim, ClaimWindow, patch
 from services.rules.table.walls import drawable
 from services.rules.tiles import name, names
-from services.rules.variants import variant_of
+from services.rules.variants import Variant
 from services.tables.codec import decode
 from services.tables.loader import revealed_seeds, with_given_seed
 
@@ -283,40 +283,53 @@ def why_taken(classes: tuple[tuple[str, ...], ...], multiple: bool, window: Clai
 
 
 # -- the settlement --------------------------------------------------------------------------
-def _patterns(variant: str) -> list[Any]:
-    module = sys.modules[variant_of(variant).scoring.score_with.__module__]
+# read from the table's own variant (``TableState.variant``: as the table's rules version has
+# it, whose scorer and config may not be the engine's current ones)
+def _patterns(module_name: str) -> list[Any]:
+    module = sys.modules[module_name]
     held = list(getattr(module, "PATTERNS", ()))
     if getattr(module, "FALLBACK", None) is not None:
         held.append(module.FALLBACK)
     return held
 
 
+def _scorer_module(variant: Variant) -> str:
+    return variant.scoring.score_with.__module__
+
+
 @cache
-def rule_sentences(variant: str) -> dict[str, str]:
+def _sentences(module_name: str) -> dict[str, str]:
+    return {p.name: " ".join((p.holds.__doc__ or "").split()) for p in _patterns(module_name)}
+
+
+def rule_sentences(variant: Variant) -> dict[str, str]:
     """Each pattern's rule sentence (its docstring, which starts with its Chinese name)."""
-    return {p.name: " ".join((p.holds.__doc__ or "").split()) for p in _patterns(variant)}
+    return _sentences(_scorer_module(variant))
 
 
-def pattern_worths(variant: str, options: tuple[tuple[str, bool], ...]) -> dict[str, int]:
+def pattern_worths(variant: Variant, options: tuple[tuple[str, bool], ...]) -> dict[str, int]:
     """What each pattern is worth under the table's scoring config (a factor in the 宝
     variants, 番 added in the others: the payment rule says which)."""
-    scoring = variant_of(variant).scoring
+    scoring = variant.scoring
     config = replace(scoring.default, **{k: v for k, v in options if k in scoring.options()})
-    return {p.name: int(p.worth(config)) for p in _patterns(variant)}
+    return {p.name: int(p.worth(config)) for p in _patterns(_scorer_module(variant))}
 
 
 @cache
-def payment_rule(variant: str) -> str:
+def _module_doc(module_name: str) -> str:
+    return " ".join((sys.modules[module_name].__doc__ or "").split())
+
+
+def payment_rule(variant: Variant) -> str:
     """The scorer's own account of how a win is paid: its module's docstring."""
-    module = sys.modules[variant_of(variant).scoring.score_with.__module__]
-    return " ".join((module.__doc__ or "").split())
+    return _module_doc(_scorer_module(variant))
 
 
 def _settlement(after: TableState, event: Any) -> dict[str, Any] | None:
     kind = getattr(event, "type", "")
     if kind not in ("hand_won", "hand_drawn", "hand_settled"):
         return None
-    variant = after.variant_id
+    variant = after.variant
     sentences, worths = rule_sentences(variant), pattern_worths(variant, after.options)
     found: dict[str, Any] = {"kind": kind, "payment_rule": payment_rule(variant)}
     if kind == "hand_won":

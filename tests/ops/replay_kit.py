@@ -60,10 +60,13 @@ def _pass_all(service: TableService, table_id: str, but: tuple[int, ...] = ()) -
         _do(service, table_id, PassClaim(seat=waiting[0]))
 
 
-def record_kadang_bao_hand(path: Path, table_id: str = "t-kadang-bao") -> Recorded:
+def record_kadang_bao_hand(
+    path: Path, table_id: str = "t-kadang-bao", rules_version: str | None = None
+) -> Recorded:
+    """The hand above, at a table opened under ``rules_version`` (None: the current one)."""
     url = f"sqlite:///{path}"
     with closing(open_store(url)) as store:
-        service = TableService(store, chosen_deals=True)
+        service = TableService(store, chosen_deals=True, rules_version=rules_version)
         opened = service.open_table(table_id, "harbin", PLAYERS, command_id=f"open-{table_id}")
         assert isinstance(opened, Accepted), opened
         wall = wall_for("harbin", {0: QUIET + "1m", 1: READY_ON_7P},

@@ -16,7 +16,8 @@ events (``tests/projections/test_live_tables.py`` holds the two to agree over pl
 - a wait began at the last event that changed what the table waits on (the engine's
   ``wait_since``: answers, drops, timeouts and the like keep the clock running), and runs out
   at that event's recorded time plus the table's seconds for it (``table_opened``'s timing
-  over the variant's defaults), the same clock the service's timers keep;
+  over the variant's defaults under the table's rules version), the same clock the service's
+  timers keep;
 - a dropped seat's reconnect grace runs from its drop, or from the deal of a later hand.
 
 A table is listed (``live``) from ``table_opened`` and from each new series' first deal until
@@ -29,8 +30,9 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from events.envelope import RecordedEvent
-from services.rules.variants import get_variant
+from events.hand import RULES_BEFORE_VERSIONS
 from services.rules.variants.timing import with_overrides
+from services.rules.variants.versions import variant_in
 from workers.projections.base import Rows, TableSpec
 
 LIVE = TableSpec(
@@ -70,7 +72,10 @@ PRESENT: dict[str, Any] = {"autoplay": None, "connected": True, "left": False,
 
 def opened_row(event: RecordedEvent) -> dict[str, Any]:
     p = event.payload
-    timing = with_overrides(get_variant(p["variant"]).timing, p.get("timing") or {})
+    # the waits of the variant as the table's rules version has them (a projector lacking that
+    # version stops on the event with RulesVersionUnavailable, and is retried once it has it)
+    variant = variant_in(p.get("rules_version") or RULES_BEFORE_VERSIONS, p["variant"])
+    timing = with_overrides(variant.config.timing, p.get("timing") or {})
     return {
         "variant": p["variant"], "room": p.get("room", ""), "players": list(p["players"]),
         "base_stake": p.get("base_stake", 1), "timing": timing.as_dict(), "live": 1,

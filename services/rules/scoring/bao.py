@@ -20,7 +20,8 @@ from services.rules.ready import as_counts
 from services.rules.scoring.base import ScoringError, Settlement, WinContext
 from services.rules.scoring.patterns import Pattern, pattern
 from services.rules.shapes import is_complete
-from services.rules.variants import get_variant
+from services.rules.variants import VariantConfig
+from services.rules.variants.versions import variant_in
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def score(ctx: WinContext, config: BaoScoring = BAO_SCORING) -> Settlement:
 
 def win_facts(ctx: WinContext) -> WinFacts:
     """Check the hand wins and read off its facts; the 宝 counts only as the ready winner's draw."""
-    variant = get_variant(ctx.variant)
+    variant = _variant(ctx)
     counts = as_counts(ctx.concealed)
     size = sum(counts) + 3 * len(ctx.melds)
     if size != 13:
@@ -142,8 +143,13 @@ def win_facts(ctx: WinContext) -> WinFacts:
     return WinFacts(ctx.self_drawn, drew_bao, kd, bzb)
 
 
+def _variant(ctx: WinContext) -> VariantConfig:
+    """The winner's variant as the table's rules version has it (a version may change 卡当)."""
+    return variant_in(ctx.rules_version, ctx.variant).config
+
+
 def _check_seats(ctx: WinContext, config: BaoScoring) -> None:
-    if not get_variant(ctx.variant).drawn_bao_is_wild:
+    if not _variant(ctx).drawn_bao_is_wild:
         raise ScoringError(f"the 宝 scorer settles the variants with a 宝, not {ctx.variant!r}")
     for label, seat in (("seat", ctx.seat), ("dealer", ctx.dealer)):
         if not 0 <= seat <= 3:

@@ -41,6 +41,7 @@ class WinContext:
     huangfan_hand: bool = False  # 上海: this hand is a 荒番局
     base_stake: int = 1
     xianggong: tuple[bool, bool, bool, bool] = (False, False, False, False)  # 塘沽 相公
+    rules_version: str = ""  # the table's rules version ("": the one new tables open under)
 
 
 @dataclass(frozen=True)

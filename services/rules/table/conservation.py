@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 
 from services.rules.table.deal import full_set
 from services.rules.table.state import HandState, TableState
 from services.rules.tiles import Tile, names
-from services.rules.variants import get_variant
+from services.rules.variants import VariantConfig
 
 
 def tiles_in_play(hand: HandState) -> list[Tile]:
@@ -30,9 +29,18 @@ def tiles_in_play(hand: HandState) -> list[Tile]:
     return found
 
 
-@cache
-def _sorted_set(variant_id: str) -> list[Tile]:
-    return sorted(full_set(get_variant(variant_id)))
+# each variant's sorted set by its config (a version may give a variant another set), found by
+# the config's id, cheaper per event than hashing it; the config is kept so its id stays its own
+_sets: dict[int, tuple[VariantConfig, list[Tile]]] = {}
+
+
+def _sorted_set(table: TableState) -> list[Tile]:
+    """The tile set of the table's variant, as the table's rules version has it."""
+    config = table.variant.config
+    found = _sets.get(id(config))
+    if found is None or found[0] is not config:
+        found = _sets[id(config)] = (config, sorted(full_set(config)))
+    return found[1]
 
 
 def conservation_errors(table: TableState) -> str | None:
@@ -46,9 +54,10 @@ def conservation_errors(table: TableState) -> str | None:
         return None
     found = tiles_in_play(hand)
     found.sort()
-    if found == _sorted_set(table.variant_id):
+    expected_set = _sorted_set(table)
+    if found == expected_set:
         return None
-    expected, present = Counter(_sorted_set(table.variant_id)), Counter(found)
+    expected, present = Counter(expected_set), Counter(found)
     missing = sorted((expected - present).elements())
     extra = sorted((present - expected).elements())
     return f"tiles missing: {' '.join(names(missing)) or 'none'}; tiles twice: {' '.join(names(extra)) or 'none'}"

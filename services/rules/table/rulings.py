@@ -230,9 +230,10 @@ def _settle(
 ) -> Settlement | str:
     """The scorer's settlement, or why it refused the win: remembered, since a client asks
     again for the same seat's rulings while its hand stays the same (塘沽's scorer, trying every
-    reading of its 混, takes milliseconds a win)."""
+    reading of its 混, takes milliseconds a win). The context names the table's rules version,
+    so a settlement remembered is one of that version's."""
     try:
-        return table_scorer(variant_id, dict(options))(context)
+        return table_scorer(variant_id, dict(options), context.rules_version)(context)
     except ScoringError as refused:
         return str(refused)
 

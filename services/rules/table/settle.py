@@ -60,6 +60,7 @@ def win_context(table: TableState, hand: HandState, claim: WinClaim) -> WinConte
         huangfan_hand=table.series.huangfan > 0,
         base_stake=table.base_stake,
         xianggong=_four_flags([s.xianggong for s in hand.seats]),
+        rules_version=table.rules_version,
     )
 
 
@@ -68,7 +69,9 @@ def may_win(table: TableState, hand: HandState, claim: WinClaim) -> bool:
     if not can_win(table.variant, hand, claim.seat, claim.tile, claim.self_drawn):
         return False
     try:
-        table_scorer(table.variant_id, dict(table.options))(win_context(table, hand, claim))
+        table_scorer(table.variant_id, dict(table.options), table.rules_version)(
+            win_context(table, hand, claim)
+        )
     except ScoringError:
         return False
     return True
@@ -76,7 +79,7 @@ def may_win(table: TableState, hand: HandState, claim: WinClaim) -> bool:
 
 def hand_won(table: TableState, hand: HandState, claims: list[WinClaim]) -> ev.HandWon:
     """Score each winner with the variant's scorer."""
-    scorer = table_scorer(table.variant_id, dict(table.options))
+    scorer = table_scorer(table.variant_id, dict(table.options), table.rules_version)
     wins = []
     for claim in claims:
         context = win_context(table, hand, claim)
