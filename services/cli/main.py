@@ -57,6 +57,13 @@ an export is JSON lines: a header {"format": "paiju table export", "version": 1,
   nothing; a table already stored in part (an import stopped part way) is completed.
 """
 
+BACKUP_TEXT = """\
+a SQLite store's backup is a SQLite file (the store as it was); a PostgreSQL store's is a
+  pg_dump archive (--format=custom) of its schema. pg_dump and pg_restore are looked for in
+  $PAIJU_PG_BIN, on PATH, then in /usr/lib/postgresql/*/bin. restore refuses a store that holds
+  anything, then audits what it restored as paiju verify does.
+"""
+
 WORKER_TEXT = """\
 environment: PAIJU_BROKER_URL (redis://HOST:PORT/DB), PAIJU_STORE_URL (or PAIJU_STORE),
   PAIJU_CONCURRENCY, PAIJU_KEY_PREFIX (of every Redis key), PAIJU_VISIBILITY_TIMEOUT (s),
@@ -151,6 +158,12 @@ def build_parser() -> Parser:
     add_store_argument(replay)
     replay.set_defaults(run=_runner("log_cmd", "replay_main"), writes=False)
 
+    verify = _sub(
+        sub, "verify", "audit a whole store: every table's chain, seeds and decisions", STORE_TEXT
+    )
+    add_store_argument(verify)
+    verify.set_defaults(run=_runner("verify_cmd"), writes=False)
+
     export = _sub(
         sub, "export", "a table's events as JSON lines on stdout", EXPORT_TEXT, STORE_TEXT
     )
@@ -164,6 +177,20 @@ def build_parser() -> Parser:
     imp.add_argument("file", help="the export file, or - for stdin")
     add_store_argument(imp)
     imp.set_defaults(run=_runner("log_cmd", "import_main"), writes=True)
+
+    from services.cli import backup_cmd
+
+    backup = _sub(sub, "backup", "a consistent copy of a store, taken while it runs", BACKUP_TEXT)
+    backup_cmd.add_backup_arguments(backup)
+    add_store_argument(backup)
+    backup.set_defaults(run=_runner("backup_cmd", "backup_main"), writes=False)
+
+    restore = _sub(
+        sub, "restore", "a backup into a new store, then the audit of paiju verify", BACKUP_TEXT
+    )
+    backup_cmd.add_restore_arguments(restore)
+    add_store_argument(restore)
+    restore.set_defaults(run=_runner("backup_cmd", "restore_main"), writes=True)
 
     webhooks = _sub(sub, "webhooks", "platform notifications: list deliveries, resend one")
     from services.cli import webhooks_cmd
