@@ -252,6 +252,12 @@ def build_parser() -> Parser:
     demo_cmd.add_arguments(demo)
     demo.set_defaults(run=_runner("demo_cmd"), writes=True)
 
+    cluster = _sub(sub, "cluster", "the service as a local cluster under bot load: figures and faults")
+    from services.cli import cluster_cmd
+
+    cluster_cmd.add_arguments(cluster)
+    cluster.set_defaults(run=_runner("cluster_cmd"), writes=True)
+
     serve = _sub(sub, "serve", "the whole service: embedded in one process, or as processes")
     from services.cli import serve_cmd
 

@@ -59,6 +59,7 @@ class Plan:
     hands: int | None = None
     seconds: float | None = None
     idle_seat: int | None = 3
+    idle_every: int = 0  # 0: only the first table has the idle seat; n: every n-th table
     prefix: str = "demo"
     timing: dict[str, int] = field(default_factory=lambda: dict(TIMING))
     pace: float = 0.3
@@ -95,6 +96,7 @@ class Tally:
     seen_at: dict[tuple[str, int, int], float] = field(default_factory=dict)
     # every accepted command's id -> (table, its first version): what must be in the store
     acknowledged: dict[str, tuple[str, int]] = field(default_factory=dict)
+    accepted_at: list[float] = field(default_factory=list)  # perf_counter of each accepted move
 
     def acknowledge(self, command_id: str, table_id: str, outcome: dict[str, Any]) -> None:
         first = outcome.get("first_version")
@@ -119,7 +121,8 @@ class DemoTable:
         self.demo, self.plan = demo, demo.plan
         self.room, self.bots = self.plan.room(number), self.plan.players(number)
         self.table_id = ""  # the table the room starts
-        self.idle = self.plan.idle_seat if number == 0 else None
+        every = self.plan.idle_every
+        self.idle = self.plan.idle_seat if number == 0 or (every and number % every == 0) else None
         self.seating: Seating | None = None
         self.dealt: set[str] = set()
         self.done = asyncio.Event()
@@ -304,6 +307,7 @@ class Player:
             tally.accepted += 1
             if self.table.plan.measure:
                 tally.posted_at[(table_id, version, self.seat)] = posted
+                tally.accepted_at.append(time.perf_counter())
                 tally.acknowledge(command_id, table_id, outcome)
         elif outcome.get("status") == "refused":
             tally.refused += 1  # the table moved on (a timer, a claim): the next event says how
@@ -348,6 +352,7 @@ class HttpDemo:
         self.bases = (base, *more)
         self.stream_timeout = httpx.Timeout(10.0, read=stream_timeout)
         self.tally = Tally()
+        self.tables: list[DemoTable] = []
 
     def say(self, line: str) -> None:
         if self.out is not None:
@@ -358,7 +363,7 @@ class HttpDemo:
         async with httpx.AsyncClient(base_url=self.base, timeout=10.0, limits=limits) as client:
             self.client = client
             await wait_for_api(client, 30.0)
-            tables = [DemoTable(self, n) for n in range(self.plan.tables)]
+            tables = self.tables = [DemoTable(self, n) for n in range(self.plan.tables)]
             playing = asyncio.gather(*(t.play() for t in tables))
             try:
                 await _until(playing, stop, self.plan.seconds)

@@ -13,21 +13,18 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 import redis
 
-from events.store.base import EventStore
-from services.tables.verify import verify_table
-from workers.effects.body import NOTIFIED
-from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, verify_signature
+from services.cluster.checks import LogCount, count_log, sealed_seeds
+from services.cluster.platform import Receiver, notified_keys
+
+__all__ = ["LogCount", "Receiver", "count_log", "notified_keys", "sealed_seeds"]  # re-exported
 
 
 def free_port() -> int:
@@ -167,107 +164,6 @@ class Part:
             self.process.wait(20)
         except subprocess.TimeoutExpired:
             self.kill_group()
-
-
-@dataclass
-class LogCount:
-    """What the store holds, counted: the assertions of every fault test."""
-
-    tables: int = 0
-    events: int = 0
-    doubled_command_ids: list[str] = field(default_factory=list)
-    version_gaps: list[str] = field(default_factory=list)
-    not_replaying: list[str] = field(default_factory=list)
-    batches_replayed: int = 0  # batches ``verify_table`` decided again and found the same
-    command_ids: set[str] = field(default_factory=set)
-    by_type: Counter[str] = field(default_factory=Counter)
-
-
-def count_log(store: EventStore, table_ids: list[str]) -> LogCount:
-    """Each table's stream read back: a command id's events in one batch only (a second run of
-    a command appends nothing), versions 1..n with no gap, and the stream replays
-    (``verify_table``: hash chain, seeds, every batch re-decided)."""
-    count = LogCount(tables=len(table_ids))
-    for table_id in table_ids:
-        events = store.read_stream(table_id)
-        count.events += len(events)
-        count.by_type.update(e.type for e in events)
-        if [e.version for e in events] != list(range(1, len(events) + 1)):
-            count.version_gaps.append(table_id)
-        batches: list[str] = []
-        for event in events:
-            if event.command_id is not None and (not batches or batches[-1] != event.command_id):
-                batches.append(event.command_id)
-        count.command_ids.update(batches)
-        count.doubled_command_ids += [c for c, n in Counter(batches).items() if n > 1]
-        report = verify_table(events, sealed=_sealed_seeds(store, table_id, events))
-        count.batches_replayed += report.batches_replayed
-        if not report.ok:
-            count.not_replaying.append(f"{table_id}: {report.lines()}")
-    return count
-
-
-def _sealed_seeds(store: EventStore, table_id: str, events: list[object]) -> dict[int, str]:
-    """The seed of a hand still in play (not revealed yet), so its batches replay too."""
-    hands = sum(1 for e in events if getattr(e, "type", "") == "hand_started")
-    seeds = {}
-    for hand in range(1, hands + 1):
-        with contextlib.suppress(Exception):  # revealed ones come from the stream itself
-            seeds[hand] = store.load_seed(table_id, hand)
-    return seeds
-
-
-class Receiver:
-    """A platform's webhook endpoint on 127.0.0.1: counts each well-signed post per
-    ``Idempotency-Key`` (answered 200), refuses a badly signed one (401)."""
-
-    def __init__(self, secret: str) -> None:
-        self.secret = secret
-        self.received: Counter[str] = Counter()
-        self.forged = 0
-        self._lock = threading.Lock()
-        platform = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                good = verify_signature(platform.secret, self.headers.get(SIGNATURE_HEADER), body)
-                with platform._lock:
-                    if good:
-                        platform.received[self.headers.get(KEY_HEADER, "")] += 1
-                    else:
-                        platform.forged += 1
-                self.send_response(200 if good else 401)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:  # quiet
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/paiju/webhooks"
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-
-    def doubled(self) -> int:
-        with self._lock:
-            return sum(n - 1 for n in self.received.values())
-
-    def keys(self) -> set[str]:
-        with self._lock:
-            return set(self.received)
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-
-def notified_keys(store: EventStore, table_ids: list[str]) -> set[str]:
-    """The key of every event of these tables the platform must be told of."""
-    return {
-        f"paiju-event-{e.position}"
-        for t in table_ids for e in store.read_stream(t) if e.type in NOTIFIED
-    }  # fmt: skip
 
 
 @pytest.fixture

@@ -1,0 +1,151 @@
+"""``paiju cluster``: the service as a local cluster under bot load, measured, optionally hurt.
+
+For each count in ``--workers`` (say ``1,2,4``): a PostgreSQL and a Redis of its own on free
+ports of 127.0.0.1, ``--apis`` API processes, that many worker processes, two timekeepers, two
+projectors and a reactor (with a webhook endpoint of the platform's in this process), each
+restarted when it exits; ``--tables`` tables of bots over HTTP, counted for ``--for`` seconds
+after a warm-up; then everything stopped in order and checked (``services/cluster/verdict.py``).
+Prints a row of figures per count and what the checks found.
+
+With ``--kills N``: one run (the first worker count) during which every kind of part is
+killed with SIGKILL N times in turn, then Redis and PostgreSQL are restarted, each recovery
+timed (``services/cluster/faults.py``). ``--profile SECONDS``: py-spy samples the busiest part.
+Exit status 1 when any check fails or a part did not recover.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from services.cli.failures import CliError, command
+
+if TYPE_CHECKING:
+    from services.cluster.load import Bots
+    from services.cluster.run import Shape
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        counts = [int(n) for n in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or not all(1 <= n <= 16 for n in counts):
+        raise argparse.ArgumentTypeError(f"{text!r}: give worker counts from 1 to 16, like 1,2,4")
+    return counts
+
+
+def _bounded(low: float, high: float, what: str) -> object:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r}: {what} from {low:g} to {high:g}")
+        return value
+
+    return parse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=_counts, default=[2], metavar="LIST",
+                        help="worker processes, one run per count (default 2; e.g. 1,2,4)")
+    parser.add_argument("--apis", type=int, choices=range(1, 9), default=2, metavar="N",
+                        help="API processes (default 2)")
+    parser.add_argument("--tables", type=_bounded(1, 2000, "tables"), default=200,
+                        help="bot tables (default 200)")
+    parser.add_argument("--for", dest="seconds", type=_bounded(5, 3600, "seconds"), default=60,
+                        help="seconds counted after the warm-up (default 60)")
+    parser.add_argument("--warmup", type=_bounded(0, 600, "seconds"), default=20,
+                        help="seconds of play not counted (default 20)")
+    parser.add_argument("--turn", type=int, choices=range(1, 61), default=10, metavar="SECONDS",
+                        help="turn seconds of the tables (default 10; idle seats time out)")
+    parser.add_argument("--idle-every", type=int, default=10, metavar="N",
+                        help="every N-th table keeps an idle seat (default 10)")
+    parser.add_argument("--kills", type=int, choices=range(0, 201), default=0, metavar="N",
+                        help="kill -9 each kind of part N times, then restart Redis and "
+                        "PostgreSQL (default 0: no faults)")
+    parser.add_argument("--profile", type=_bounded(0, 120, "seconds"), default=0,
+                        help="py-spy samples the busiest part this long (default 0: not)")
+    parser.add_argument("--logs", type=Path, help="folder for the parts' logs (default: a temporary one)")
+
+
+@command("cluster", writes=True)
+def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from services.cluster.load import Bots
+    from services.cluster.run import ClusterError, Shape
+
+    out = out or sys.stdout
+    bots = Bots(tables=int(args.tables), seconds=args.seconds, warmup=args.warmup,
+                idle_every=args.idle_every, turn=args.turn, claim=max(1, args.turn // 2))  # fmt: skip
+    counts = args.workers[:1] if args.kills else args.workers
+    rows, ok = [], True
+    for workers in counts:
+        shape = Shape(apis=args.apis, workers=workers)
+        try:
+            row, good = _one_run(shape, bots, args, out)
+        except ClusterError as error:
+            raise CliError(str(error)) from None
+        rows.append(row)
+        ok = ok and good
+    _table(rows, out)
+    return 0 if ok else 1
+
+
+def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) -> tuple[list[str], bool]:
+    from services.cluster import faults, load, verdict
+    from services.cluster.run import Cluster
+
+    say = lambda line: print(line, file=out, flush=True)  # noqa: E731
+    settings = {"PAIJU_TURN_SECONDS": str(bots.turn), "PAIJU_CLAIM_SECONDS": str(bots.claim),
+                "PAIJU_AUTOPLAY_WINDOW_SECONDS": "1", "PAIJU_VISIBILITY_TIMEOUT": "10"}  # fmt: skip
+    root = None
+    if args.logs is not None:
+        root = args.logs / f"workers-{shape.workers}-{time.strftime('%H%M%S')}"
+    recoveries: list[faults.Recovery] = []
+    with Cluster(shape, settings, root) as cluster:
+        say(f"paiju cluster: {shape} on {cluster.postgres.url} and {cluster.redis.url};"
+            f" logs in {cluster.root}/logs")
+        profile: dict[str, object] = {}
+
+        def during(running: load.Load) -> None:
+            began = time.monotonic()
+            if args.profile:
+                profile["part"], profile["top"] = load.busiest(
+                    cluster, args.profile, Path(str(cluster.root)) / "profile.txt")
+            if args.kills:
+                plan = faults.FaultPlan(kills=args.kills)
+                recoveries.extend(faults.hurt(cluster, running, plan, say))
+            running.stop.wait(max(0.0, bots.seconds - (time.monotonic() - began)))
+
+        figures, running = load.play(cluster, bots, during)
+        found = verdict.conclude(cluster, running)
+    for line in found.lines():
+        say(f"  {line}")
+    if profile:
+        say(f"  profile of the busiest part, {profile['part']} (own time, share of samples):")
+        for name, share in profile["top"]:  # type: ignore[attr-defined]
+            say(f"    {share:6.1%}  {name}")
+    failed = 0
+    if recoveries:
+        say("  recoveries (kind, faults, not recovered, back: median / worst, moves again: median):")
+        for kind, n, bad, back, worst, moving in faults.summary(recoveries):
+            failed += bad
+            say(f"    {kind:<11} {n:>3} {bad:>3}   {back:6.2f} / {worst:6.2f} s   {moving:6.2f} s")
+    cpu = " ".join(f"{k} {v:.2f}" for k, v in figures.cpu.items())
+    row = [str(shape.workers), str(figures.tables), f"{figures.per_second:.1f}",
+           f"{figures.median:.0f}", f"{figures.percentile(90):.0f}", f"{figures.percentile(99):.0f}",
+           str(figures.hands), cpu]  # fmt: skip
+    return row, found.ok and failed == 0
+
+
+def _table(rows: list[list[str]], out: TextIO) -> None:
+    head = ["workers", "tables", "moves/s", "p50 ms", "p90 ms", "p99 ms", "hands", "CPU (share of one core)"]
+    print("| " + " | ".join(head) + " |", file=out)
+    print("|" + "|".join("---:" for _ in head[:-1]) + "|---|", file=out)
+    for row in rows:
+        print("| " + " | ".join(row) + " |", file=out)

@@ -1,0 +1,114 @@
+"""Faults under load: kill -9 each kind of part in turn (its whole session: a worker's pool
+too), then restart Redis (SIGKILL, back on its append-only file) and PostgreSQL (an immediate
+stop: a power cut to the data), timing each recovery.
+
+A recovery is counted from the fault to two moments: ``back``, when every process hurt answers
+its probe again (an API's /healthz, another part's /metrics; after a server's restart, every
+part, and every API's /readyz), and ``moving``, when the bots then have a move accepted again.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import httpx
+
+from services.cluster.load import Load
+from services.cluster.procs import ClusterPart
+from services.cluster.run import KINDS, Cluster
+
+BACK_TIMEOUT = 120.0  # a part not answering after this long is a failed recovery
+
+
+@dataclass(frozen=True)
+class FaultPlan:
+    kills: int = 20  # of each kind
+    kinds: tuple[str, ...] = KINDS
+    pause: float = 1.0  # seconds of play between a recovery and the next fault
+    redis: bool = True
+    postgres: bool = True
+
+
+@dataclass
+class Recovery:
+    fault: str  # "kill -9 api-0", "restart redis", ...
+    kind: str
+    back_s: float | None  # None: not back within BACK_TIMEOUT
+    moving_s: float | None
+
+
+def hurt(cluster: Cluster, load: Load, plan: FaultPlan,
+         say: Callable[[str], None] = lambda _: None) -> list[Recovery]:  # fmt: skip
+    """Run the plan against the cluster while ``load`` plays; each fault's recovery."""
+    found = []
+    for kind in plan.kinds:
+        parts = cluster.of(kind)
+        for n in range(plan.kills if parts else 0):
+            part = parts[n % len(parts)]
+            at = cluster.kill(part)
+            found.append(_recovered(cluster, load, f"kill -9 {part.name}", kind, [part], at))
+            say(_line(found[-1]))
+            load.stop.wait(plan.pause)
+            if load.stop.is_set():
+                return found
+    servers = [("redis", cluster.redis.restart)] if plan.redis else []
+    servers += [("postgres", cluster.postgres.restart)] if plan.postgres else []
+    for name, restart in servers:
+        at = time.perf_counter()
+        restart()
+        found.append(_recovered(cluster, load, f"restart {name}", name, cluster.parts, at))
+        say(_line(found[-1]))
+        load.stop.wait(plan.pause * 5)
+    return found
+
+
+def _recovered(cluster: Cluster, load: Load, fault: str, kind: str,
+               parts: list[ClusterPart], at: float) -> Recovery:  # fmt: skip
+    deadline = at + BACK_TIMEOUT
+    back = None
+    while time.perf_counter() < deadline:
+        if all(p.answering() for p in parts) and (kind not in ("redis", "postgres") or _ready(cluster)):
+            back = time.perf_counter()
+            break
+        time.sleep(0.05)
+    moving = None
+    while back is not None and time.perf_counter() < deadline:
+        accepted = load.tally.accepted_at
+        if accepted and accepted[-1] > back:
+            moving = accepted[-1]
+            break
+        time.sleep(0.05)
+    return Recovery(fault, kind, None if back is None else back - at,
+                    None if moving is None else moving - at)  # fmt: skip
+
+
+def _ready(cluster: Cluster) -> bool:
+    """Every API's /readyz says the store and the broker answer."""
+    try:
+        return all(httpx.get(f"{b}/readyz", timeout=2).status_code == 200 for b in cluster.api_bases)
+    except httpx.HTTPError:
+        return False
+
+
+def _line(r: Recovery) -> str:
+    def s(v: float | None) -> str:
+        return "not back" if v is None else f"{v:.2f} s"
+
+    return f"{r.fault}: back {s(r.back_s)}, moves again {s(r.moving_s)}"
+
+
+def summary(recoveries: list[Recovery]) -> list[tuple[str, int, int, float, float, float]]:
+    """Per kind: faults, failed recoveries, median and worst 'back', median 'moving' (s)."""
+    rows = []
+    for kind in dict.fromkeys(r.kind for r in recoveries):
+        of = [r for r in recoveries if r.kind == kind]
+        back = [r.back_s for r in of if r.back_s is not None]
+        moving = [r.moving_s for r in of if r.moving_s is not None]
+        failed = sum(1 for r in of if r.back_s is None or r.moving_s is None)
+        rows.append((kind, len(of), failed, statistics.median(back) if back else float("nan"),
+                     max(back, default=float("nan")),
+                     statistics.median(moving) if moving else float("nan")))  # fmt: skip
+    return rows
