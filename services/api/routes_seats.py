@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Query
+from fastapi import APIRouter, Body, Path, Query, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -77,11 +77,13 @@ async def view(
     table_id: TableId,
     token: Token,
     ctx: Ctx,
+    response: Response,
 ) -> dict[str, Any]:
     """A seat token: its seat's view (player_view); spectator: what anyone may see; operator:
-    everything."""
+    everything. ``ETag``: the table's version it shows (a command's ``If-Match``)."""
     for_table(token, table_id)
     table = await run_in_threadpool(loaded_table, ctx, table_id)
+    response.headers["ETag"] = f'"{table.version}"'
     return player_view(table, token.seat, token.role == "operator")
 
 
@@ -91,8 +93,11 @@ async def legal(
     seat: SeatNumber,
     token: Token,
     ctx: Ctx,
+    response: Response,
 ) -> dict[str, Any]:
+    """``ETag``: the table's version they are legal at: give one with ``If-Match`` that."""
     for_seat(token, table_id, seat)
     table = await run_in_threadpool(loaded_table, ctx, table_id)
+    response.headers["ETag"] = f'"{table.version}"'
     commands = [c.model_dump(mode="json") for c in legal_commands(table, seat)]
     return {"table_id": table_id, "seat": seat, "commands": commands}

@@ -16,6 +16,7 @@ Exit status 1 when any check fails or a part did not recover.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
@@ -80,6 +81,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from services.cluster.run import ClusterError, Shape
 
     out = out or sys.stdout
+    # a stop (SIGTERM) ends the run as Ctrl-C does: every part and server is stopped
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     bots = Bots(tables=int(args.tables), seconds=args.seconds, warmup=args.warmup,
                 idle_every=args.idle_every, turn=args.turn, claim=max(1, args.turn // 2))  # fmt: skip
     counts = args.workers[:1] if args.kills else args.workers
@@ -124,6 +127,10 @@ def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) ->
 
         figures, running = load.play(cluster, bots, during)
         found = verdict.conclude(cluster, running)
+    tally = running.tally
+    say(f"  {figures.moves} moves in {figures.counted:.1f} s counted ({figures.per_second:.1f}/s),"
+        f" p50 {figures.median:.0f} ms, p99 {figures.percentile(99):.0f} ms; in all: sent"
+        f" {tally.sent}, accepted {tally.accepted}, refused {tally.refused} (the table had moved on)")
     for line in found.lines():
         say(f"  {line}")
     if profile:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import statistics
 import threading
 import time
@@ -23,6 +24,8 @@ from services.cluster.checks import overdue_timers
 from services.cluster.procs import cpu_seconds
 from services.cluster.run import KINDS, Cluster
 from services.demo.http_demo import HttpDemo, Plan, Tally
+
+SEATING = 600.0  # seconds for every table to be seated before a run counts as failed
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ class Figures:
         ms = sorted(self.latencies_ms)
         if not ms:
             return float("nan")
-        return ms[min(len(ms) - 1, max(0, round(p / 100 * len(ms) + 0.5) - 1))]
+        return ms[min(len(ms) - 1, max(0, math.ceil(p / 100 * len(ms)) - 1))]  # nearest rank
 
     @property
     def median(self) -> float:
@@ -90,6 +93,19 @@ class Load:
 
     def table_ids(self) -> list[str]:
         return [t.table_id for t in self.demo.tables if t.table_id]
+
+    def seated(self) -> int:
+        return sum(1 for t in self.demo.tables if t.table_id)
+
+    def wait_seated(self, timeout: float = SEATING) -> None:
+        """Until every table is seated and started (its four players through the rooms):
+        the counted window is play, not seating."""
+        deadline = time.monotonic() + timeout
+        while self.seated() < self.bots.tables:
+            if self.failure is not None or time.monotonic() > deadline:
+                self.finish()
+                raise RuntimeError(f"{self.seated()} of {self.bots.tables} tables seated after {timeout:g} s")
+            time.sleep(0.2)
 
     def start(self) -> None:
         self._threads = [threading.Thread(target=self._play, name="bots", daemon=True),
@@ -130,9 +146,10 @@ def cpu_by_kind(cluster: Cluster) -> dict[str, float]:
     (the bots and the harness)."""
     found = {kind: sum(p.cpu() for p in cluster.of(kind)) for kind in KINDS}
     postmaster = cluster.postgres.data / "postmaster.pid"
-    with contextlib.suppress(OSError, ValueError):
-        found["postgres"] = cpu_seconds(int(postmaster.read_text().split()[0]))
-    if cluster.redis.process is not None:
+    with contextlib.suppress(OSError, ValueError):  # a restarted server's CPU starts again
+        if not cluster.postgres.restarts:
+            found["postgres"] = cpu_seconds(int(postmaster.read_text().split()[0]))
+    if cluster.redis.process is not None and not cluster.redis.restarts:
         found["redis"] = cpu_seconds(cluster.redis.process.pid)
     found["bots"] = time.process_time()
     return found
@@ -144,6 +161,7 @@ def play(cluster: Cluster, bots: Bots, during: Callable[[Load], None] | None = N
     the fault plan); the figures of the counted window and the load (its tally)."""
     load = Load(cluster, bots)
     load.start()
+    load.wait_seated()
     if on_started is not None:
         on_started(load)
     load.stop.wait(bots.warmup)
@@ -154,7 +172,7 @@ def play(cluster: Cluster, bots: Bots, during: Callable[[Load], None] | None = N
     else:
         during(load)
     ended = time.perf_counter()
-    used = {k: v - cpu.get(k, 0.0) for k, v in cpu_by_kind(cluster).items()}
+    used = {k: v - cpu[k] for k, v in cpu_by_kind(cluster).items() if k in cpu}
     load.finish()
     counted = ended - began
     tally = load.tally

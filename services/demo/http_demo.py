@@ -15,11 +15,13 @@ only the API.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -97,6 +99,7 @@ class Tally:
     # every accepted command's id -> (table, its first version): what must be in the store
     acknowledged: dict[str, tuple[str, int]] = field(default_factory=dict)
     accepted_at: list[float] = field(default_factory=list)  # perf_counter of each accepted move
+    refusals: Counter[str] = field(default_factory=Counter)  # refused commands by the code given
 
     def acknowledge(self, command_id: str, table_id: str, outcome: dict[str, Any]) -> None:
         first = outcome.get("first_version")
@@ -128,8 +131,13 @@ class DemoTable:
         self.done = asyncio.Event()
         self.base = demo.bases[number % len(demo.bases)]  # the API process this table talks to
 
+    @property
+    def client(self) -> httpx.AsyncClient:
+        """The HTTP client of this table's API process (its seating and its tokens)."""
+        return self.demo.clients.get(self.base, self.demo.client)
+
     async def play(self) -> None:
-        self.seating = await seat_players(self.demo.client, self.demo.key, self.room,
+        self.seating = await seat_players(self.client, self.demo.key, self.room,
                                           self.bots)  # fmt: skip
         self.table_id = self.seating.table_id
         if self.idle is not None:
@@ -152,7 +160,7 @@ class DemoTable:
 
     async def remint(self, seat: int) -> None:
         assert self.seating is not None
-        self.seating.tokens[seat] = await mint(self.demo.client, self.demo.key, self.table_id,
+        self.seating.tokens[seat] = await mint(self.client, self.demo.key, self.table_id,
                                                seat, self.seating.players[seat])  # fmt: skip
 
     async def news(self, item: dict[str, Any]) -> None:
@@ -199,6 +207,7 @@ class Player:
         self.version = 0  # the last event the seat's stream gave (its id)
         self.called_at = 0  # the version at which the lead last saw the table wait on this seat
         self.woken = asyncio.Event()
+        self.etag = 0  # the table's version of the last answer read (its ETag)
         self.rng = random.Random(f"{table.plan.seed}/{table.table_id}/{seat}")
 
     def headers(self) -> dict[str, str]:
@@ -287,15 +296,19 @@ class Player:
         command = None if legal is None else choose(view, self.seat, legal["commands"], self.rng)
         if command is None:
             return
+        version = max(version, self.etag)  # the version the commands are legal at
         if self.table.plan.pace:
             await asyncio.sleep(self.table.plan.pace)  # a player thinks; people can follow
         tally = self.demo.tally
         command_id = f"{table_id}/v{version}/s{self.seat}"
         tally.sent += 1
+        # a move answers the table at one version; taking the seat back (取消托管) is not a
+        # move, and under 托管 the table moves on every second: it goes unguarded
+        move = command["command"] != "cancel_autoplay"
+        guard = {"If-Match": f'"{version}"'} if move else {}
         posted = time.perf_counter()
         answer = await client.post(f"{self.table.base}/v1/tables/{table_id}/commands", json=command,
-                                   headers=self.headers() | {"Idempotency-Key": command_id,
-                                                             "If-Match": f'"{version}"'})  # fmt: skip
+                                   headers=self.headers() | {"Idempotency-Key": command_id} | guard)  # fmt: skip
         if answer.status_code == 401:
             await self.table.remint(self.seat)
             self.woken.set()
@@ -306,11 +319,13 @@ class Player:
         elif outcome.get("status") == "accepted":
             tally.accepted += 1
             if self.table.plan.measure:
-                tally.posted_at[(table_id, version, self.seat)] = posted
+                if move:  # its first event is version + 1: the latency is measured
+                    tally.posted_at[(table_id, version, self.seat)] = posted
                 tally.accepted_at.append(time.perf_counter())
                 tally.acknowledge(command_id, table_id, outcome)
         elif outcome.get("status") == "refused":
             tally.refused += 1  # the table moved on (a timer, a claim): the next event says how
+            tally.refusals[str(outcome.get("code"))] += 1
 
     async def get(self, path: str) -> dict[str, Any] | None:
         answer = await self.demo.client.get(f"{self.table.base}{path}", headers=self.headers())
@@ -318,7 +333,9 @@ class Player:
             await self.table.remint(self.seat)
             self.woken.set()
             return None
-        return checked(answer, f"GET {path}")
+        body = checked(answer, f"GET {path}")
+        self.etag = _version_of(answer.headers.get("ETag"))
+        return body
 
 
 async def server_sent_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
@@ -353,6 +370,7 @@ class HttpDemo:
         self.stream_timeout = httpx.Timeout(10.0, read=stream_timeout)
         self.tally = Tally()
         self.tables: list[DemoTable] = []
+        self.clients: dict[str, httpx.AsyncClient] = {}  # one per API process
 
     def say(self, line: str) -> None:
         if self.out is not None:
@@ -360,8 +378,11 @@ class HttpDemo:
 
     async def run(self, stop: threading.Event | None = None) -> Tally:
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
-        async with httpx.AsyncClient(base_url=self.base, timeout=10.0, limits=limits) as client:
-            self.client = client
+        async with contextlib.AsyncExitStack() as clients:
+            for base in self.bases:
+                self.clients[base] = await clients.enter_async_context(
+                    httpx.AsyncClient(base_url=base, timeout=10.0, limits=limits))
+            client = self.client = self.clients[self.base]
             await wait_for_api(client, 30.0)
             tables = self.tables = [DemoTable(self, n) for n in range(self.plan.tables)]
             playing = asyncio.gather(*(t.play() for t in tables))
@@ -373,6 +394,14 @@ class HttpDemo:
                 playing.cancel()
                 await asyncio.gather(playing, return_exceptions=True)
         return self.tally
+
+
+def _version_of(etag: str | None) -> int:
+    """``"12"`` -> 12; 0 for none (an API before ETags: the stream's version is used)."""
+    try:
+        return int((etag or "").strip('W/"'))
+    except ValueError:
+        return 0
 
 
 def watch_line(base: str, table_id: str, seat: int, token: str) -> str:

@@ -28,7 +28,14 @@ def moves(legal: list[Json]) -> list[Json]:
 
 
 def choose(view: Json, seat: int, legal: list[Json], rng: random.Random) -> Json | None:
-    """The command this seat gives now, or None when it has no move to make."""
+    """The command this seat gives now, or None when it has no move to make. A seat its
+    turn timer put in 超时托管 takes its seat back first (取消托管), as a player who was away a
+    moment does: else each later turn gives it only the short 托管 window."""
+    presence = (view.get("presence") or [{}] * 4)[seat]
+    if presence.get("autoplay") == "timeout":
+        cancel = [c for c in legal if c["command"] == "cancel_autoplay"]
+        if cancel:
+            return cancel[0]
     found = moves(legal)
     if not found:
         return None
