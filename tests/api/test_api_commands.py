@@ -78,6 +78,21 @@ async def test_a_stale_if_match_is_refused_as_a_stale_version(client: httpx.Asyn
     assert current.json()["status"] == "accepted"
 
 
+async def test_the_view_and_the_legal_commands_name_their_version_for_if_match(client: httpx.AsyncClient, api: Api) -> None:
+    table = await open_dealt_table(client, api.key)
+    seat, discard = await turn_and_discard(client, table)
+    version = api.ctx.store.stream_version(table.table_id)
+    view = await client.get(f"/v1/tables/{table.table_id}/view", headers=table.seat(seat))
+    legal = await client.get(f"/v1/tables/{table.table_id}/seats/{seat}/legal", headers=table.seat(seat))
+    assert view.headers["ETag"] == legal.headers["ETag"] == f'"{version}"'
+    answer = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                               headers={**table.seat(seat), "Idempotency-Key": new_id("c"),
+                                        "If-Match": legal.headers["ETag"]})  # fmt: skip
+    assert answer.json()["status"] == "accepted"
+    after = await client.get(f"/v1/tables/{table.table_id}/view", headers=table.seat(seat))
+    assert after.headers["ETag"] == f'"{api.ctx.store.stream_version(table.table_id)}"' != view.headers["ETag"]
+
+
 async def test_a_seat_cannot_give_the_systems_commands(client: httpx.AsyncClient, api: Api) -> None:
     table = await open_dealt_table(client, api.key)
     answer = await client.post(f"/v1/tables/{table.table_id}/commands",
