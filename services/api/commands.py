@@ -20,6 +20,7 @@ from events.envelope import Actor, InvalidIdError, check_id
 from events.outcomes import CommandOutcome
 from services.api.context import ApiContext
 from services.api.problems import Problem
+from services.api.tables import has_rules_of
 from services.rules.table.commands import Command
 from services.tables.runner import outcome_store
 from workers.client import submit
@@ -91,6 +92,7 @@ async def dispatch(
             raise Problem(409, "Idempotency-Key in use",
                           f"command id {command_id!r} already names another command; use a new id")  # fmt: skip
         return answer(earlier, command_id)
+    await run_in_threadpool(has_rules_of, ctx, table_id)  # else 503, nothing queued
     await run_in_threadpool(
         submit, ctx.app, table_id, command, command_id=command_id, actor=actor,
         if_version=if_version,

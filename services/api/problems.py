@@ -3,8 +3,11 @@
 ``Problem(status, title, detail)`` raised anywhere becomes ``application/problem+json``
 ``{"type", "title", "status", "detail"}`` (and extension members, e.g. ``limit``); FastAPI's
 own errors (404 no route, 405 wrong method, 422 validation) are problem documents that name
-what was wrong; anything unexpected is logged here with its trace and a correlation id, and
-answered 500 with that id and no detail of the code.
+what was wrong; a table whose rules version this process does not have (``RulesVersion
+Unavailable``, from any route that folds or commands it) is 503 with ``Retry-After``, naming
+the table's version and this process's (an upgraded process answers for it); anything
+unexpected is logged here with its trace and a correlation id, and answered 500 with that id
+and no detail of the code.
 """
 
 from __future__ import annotations
@@ -23,11 +26,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from events.envelope import InvalidIdError
+from services.rules.variants.versions import RulesVersionUnavailable
 
 log = structlog.get_logger("paiju.api")
 MEDIA_TYPE = "application/problem+json"
 CORRELATION_HEADER = "X-Correlation-ID"
 _GIVEN_CORRELATION = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+RULES_RETRY_AFTER = 5
+"""Seconds a caller waits before asking again for a table of a rules version this process
+lacks: long enough for a load balancer to send it to an upgraded process, or a rollout to move."""
 
 
 class Problem(Exception):
@@ -67,6 +74,9 @@ PROBLEM_DETAILS: dict[str, Any] = {
         "limit": {"type": "string", "description": "429: the limit that was reached"},
         "retry_after": {"type": "integer", "description": "429: seconds until it allows one more"},
         "correlation_id": {"type": "string", "description": "500: the id the server logged"},
+        "rules_version": {"type": "string", "description": "503: the table's rules version"},
+        "known_versions": {"type": "array", "items": {"type": "string"},
+                           "description": "503: the rules versions this process has"},
     },
 }
 """The schema of ``ProblemDetails`` in the OpenAPI document."""
@@ -75,7 +85,7 @@ PROBLEM_SCHEMA: dict[str, Any] = {
     "description": "A problem (RFC 9457)",
     "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/ProblemDetails"}}},
 }
-PROBLEM_STATUSES = (400, 401, 403, 404, 405, 409, 412, 413, 422, 429, 500)
+PROBLEM_STATUSES = (400, 401, 403, 404, 405, 409, 412, 413, 422, 429, 500, 503)
 """The statuses any route may answer with a problem document (documented on every route)."""
 
 
@@ -152,6 +162,21 @@ def install(app: FastAPI) -> None:
     async def _bad_id(request: Request, error: InvalidIdError) -> JSONResponse:
         # An id a request carried (a body's table_id, say) that no store could keep.
         return problem_response(422, "Invalid id", str(error))
+
+    @app.exception_handler(RulesVersionUnavailable)
+    async def _rules_unavailable(request: Request, error: RulesVersionUnavailable) -> JSONResponse:
+        # Not the request's fault, nor the table's: another process (upgraded) answers for it.
+        log.warning("api.rules_version_unavailable", path=request.url.path[:200],
+                    rules_version=error.version, known=error.known)  # fmt: skip
+        have = ", ".join(error.known) or "none"
+        return problem_response(
+            503, "Rules version unavailable",
+            f"this table is played under rules version {error.version!r}, which this process "
+            f"does not have (it has: {have}); ask again, or ask a process that has it",
+            {"Retry-After": str(RULES_RETRY_AFTER)},
+            {"rules_version": error.version, "known_versions": list(error.known),
+             "retry_after": RULES_RETRY_AFTER},
+        )  # fmt: skip
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -1,4 +1,6 @@
-"""Reading one table for the routes: its id from the path, its state, or a 404."""
+"""Reading one table for the routes: its id from the path, its state, or a 404; and whether
+this process has the table's rules version (``RulesVersionUnavailable`` when not, which the
+app's one handler answers 503, ``problems``)."""
 
 from __future__ import annotations
 
@@ -6,9 +8,11 @@ from typing import Annotated
 
 from fastapi import Path
 
+from events.envelope import check_id
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.rules.table import TableState
+from services.rules.variants.versions import rules
 
 TableId = Annotated[
     str, Path(min_length=1, max_length=128, pattern=r"^[^\s/]+$", description="The table's id")
@@ -19,4 +23,14 @@ def loaded_table(ctx: ApiContext, table_id: str) -> TableState:
     """The table now, folded by the API's reader; 404 if no table has that id."""
     if ctx.store.stream_version(table_id) == 0:
         raise Problem(404, "No such table", f"no table {table_id!r} has been opened")
-    return ctx.load(table_id)
+    table = ctx.load(table_id)
+    rules(table.rules_version)  # a fold of a version this process lacks is not shown as its own
+    return table
+
+
+def has_rules_of(ctx: ApiContext, table_id: str) -> None:
+    """Raise ``RulesVersionUnavailable`` for an opened table whose rules version this process
+    lacks: its command is not queued by a process that cannot show the table it changes."""
+    check_id("table_id", table_id)  # a body's id, refused by its name before a store reads it
+    if ctx.store.stream_version(table_id) > 0:
+        rules(ctx.load(table_id).rules_version)
