@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 from kombu import Queue
 
 import workers.logging  # noqa: F401  (connects the logging signals for every app)
@@ -83,7 +83,20 @@ def create_app(settings: Settings | None = None) -> PaijuCelery:
     app = PaijuCelery("paiju", include=list(TASK_MODULES))
     app.settings = settings
     app.conf.update(celery_config(settings))
+    if settings.rules_queues_only:
+        @signals.celeryd_after_setup.connect(weak=False, dispatch_uid=f"paiju.rules_only.{id(app)}")
+        def _rules_only(sender: Any, instance: Any, **_: Any) -> None:
+            if instance.app is app:
+                serve_rules_queues_only(app)
     return app
+
+
+def serve_rules_queues_only(app: Celery) -> None:
+    """Stop consuming ``commands`` (kept: the queues of the rules versions this worker has);
+    run once the worker has its queues (``PAIJU_RULES_QUEUES_ONLY``)."""
+    queues = app.amqp.queues
+    if QueueNames.commands.value in queues.consume_from and len(queues.consume_from) > 1:
+        queues.deselect([QueueNames.commands.value])
 
 
 _app: PaijuCelery | None = None

@@ -77,6 +77,11 @@ class Settings(BaseSettings):
     claim_seconds: Seconds | None = None
     autoplay_window_seconds: Seconds | None = None
     reconnect_grace_seconds: Seconds | None = None
+    rules_queues_only: bool = False
+    """A worker told to serve ``commands`` serves only the hand-back queues of the rules
+    versions it has (``commands.rules.<version>``), not ``commands`` itself: the previous
+    release's workers, kept through a rolling upgrade, decide only their version's tables
+    (``deploy/README.md``, "Rolling a rules upgrade")."""
     webhook_url: str | None = None
     """Where platform notifications are posted; none: no reactor runs, nothing is sent."""
     webhook_secret: SecretStr | None = None

@@ -15,6 +15,7 @@ import yaml
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 K8S = DEPLOY / "k8s"
 OUR_IMAGE = "paiju"
+PREVIOUS_IMAGE = "paiju-previous"  # the release before, during a rules upgrade
 
 # What an operator puts in deploy/.env: values Paiju accepts, as example.env asks for them.
 OPERATOR_ENV = {
@@ -110,7 +111,7 @@ def paiju_containers() -> dict[str, dict[str, Any]]:
     found = {}
     for name, spec in pod_specs().items():
         for container in spec["containers"]:
-            if container["image"].split(":")[0] == OUR_IMAGE:
+            if container["image"].split(":")[0] in (OUR_IMAGE, PREVIOUS_IMAGE):
                 found[name] = container
     return found
 

@@ -87,8 +87,19 @@ def test_every_part_stops_on_sigterm_with_longer_than_a_webhook_post_to_finish()
 
 
 def test_every_part_reads_the_same_settings() -> None:
-    environments = [compose_env(s) for s in paiju_services().values()]
-    assert all(env == environments[0] for env in environments)
+    """Only the previous release's workers add one: they serve only the version queues."""
+    environments = {name: compose_env(s) for name, s in paiju_services().items()}
+    previous = environments.pop("worker-previous-rules")
+    first = next(iter(environments.values()))
+    assert all(env == first for env in environments.values())
+    assert previous == {**first, "PAIJU_RULES_QUEUES_ONLY": "true"}
+
+
+def test_the_previous_release_s_workers_run_only_in_their_profile_on_their_own_image() -> None:
+    previous = compose()["services"]["worker-previous-rules"]
+    assert previous["profiles"] == ["previous-rules"]
+    assert previous["image"].startswith("${PAIJU_PREVIOUS_IMAGE:-")
+    assert previous["command"][:3] == ["worker", "--queues", "commands"]
 
 
 def test_the_secrets_must_be_given_compose_refuses_to_start_without_them() -> None:

@@ -113,16 +113,31 @@ def test_every_process_of_the_service_is_deployed_in_compose_and_in_kubernetes()
         assert deployed == processes, where
 
 
+def rules_only(where: str) -> bool:
+    """The previous release's workers (PAIJU_RULES_QUEUES_ONLY): they serve no ``commands``."""
+    kind, name = where.split(" ", 1)
+    env = compose_env(compose_parts()[name]) if kind == "compose" else k8s_env(paiju_containers()[name])
+    return env.get("PAIJU_RULES_QUEUES_ONLY") == "true"
+
+
 def test_every_queue_is_served_by_a_worker_and_commands_by_workers_of_their_own() -> None:
     for where in ("compose", "k8s"):
         served: dict[str, list[str]] = {}
         for name, argv in command_lines().items():
-            if name.startswith(where) and argv[0] == "worker":
+            if name.startswith(where) and argv[0] == "worker" and not rules_only(name):
                 queues = argv[argv.index("--queues") + 1].split(",")
                 served[name] = queues
         assert {q for qs in served.values() for q in qs} == {q.value for q in QueueNames}, where
         with_commands = [qs for qs in served.values() if QueueNames.commands in qs]
         assert with_commands == [[QueueNames.commands.value]], where
+
+
+def test_the_previous_release_s_workers_serve_only_the_rules_version_queues() -> None:
+    found = {w for w, argv in command_lines().items() if argv[0] == "worker" and rules_only(w)}
+    assert found == {"compose worker-previous-rules", "k8s worker-previous-rules"}
+    for where in found:
+        argv = command_lines()[where]
+        assert argv[argv.index("--queues") + 1] == QueueNames.commands.value, where
 
 
 def test_every_deployed_command_line_is_one_the_paiju_cli_accepts() -> None:

@@ -147,3 +147,14 @@ def test_the_placeholder_secrets_are_refused_by_every_part_so_nothing_starts_on_
         assert "PAIJU_API_TOKEN_SECRET" in str(refused.value), name
     secret = named("Secret", "paiju-secrets")["stringData"]
     assert all("CHANGE-ME" in value for value in secret.values())
+
+
+def test_the_previous_release_s_workers_stay_at_zero_on_an_image_of_their_own() -> None:
+    deployment = named("Deployment", "worker-previous-rules")
+    assert deployment["spec"]["replicas"] == 0  # scaled up during a rules upgrade only
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    assert container["image"].split(":")[0] == "paiju-previous"
+    assert k8s_env(container)["PAIJU_RULES_QUEUES_ONLY"] == "true"
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    images = {i["name"]: i["newName"] for i in kustomization["images"]}
+    assert images["paiju-previous"] == images["paiju"]  # the same repository, another tag
