@@ -12,6 +12,7 @@ The recording calls never raise: a metric that cannot be written must not fail a
     command_handed_back()                                # workers.tasks.commands
     timer_fired(lateness=0.03, fired=True)               # workers.timekeeper
     webhook_result("retry")                              # workers.effects.delivery
+    http_response(503)                                   # services.api.response_counts
 
 Rate-limit refusals are counted where they are decided (``services.api.limits.COUNTS``) and
 read from there when the API is scraped (``services.api.routes_ops``).
@@ -86,6 +87,11 @@ class Metrics:
         self.lateness = Histogram(
             "paiju_timer_lateness_seconds", "Fire time minus due time of each timer fired",
             buckets=LATENESS_BUCKETS,
+        )
+        self.http_responses = Counter(
+            "paiju_http_responses", "Responses the API sent, by status class (2xx, 3xx, 4xx,"
+            " 5xx; 5xx also for a request that ended in an exception before any answer)",
+            ["status"],
         )
         self.webhooks = Counter(
             "paiju_webhook_deliveries", "Webhook delivery attempts by result: delivered, retry"
@@ -170,6 +176,12 @@ def timer_fired(lateness: float, fired: bool) -> None:
 def timer_handed_back() -> None:
     """A due timer left unfired: its table's rules version is not this process's."""
     _quietly(lambda: metrics().timers.labels("handed_back").inc())
+
+
+def http_response(status: int) -> None:
+    """One answer of the API, counted by its status class (``services.api.response_counts``)."""
+    label = f"{status // 100}xx" if 100 <= status <= 599 else "5xx"
+    _quietly(lambda: metrics().http_responses.labels(label).inc())
 
 
 def webhook_result(result: R) -> R:

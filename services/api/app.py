@@ -30,6 +30,7 @@ from services.api import (
 from services.api.context import ApiContext
 from services.api.limits import RateLimits, rate_limited
 from services.api.presence import Presence
+from services.api.response_counts import ResponseCounts
 
 
 class BodyLimit:
@@ -91,7 +92,8 @@ def create_api(ctx: ApiContext) -> FastAPI:
         api.include_router(module.router)
     api.include_router(routes_ops.router)  # /metrics, /healthz, /readyz
     api.add_middleware(BodyLimit, limit=ctx.settings.api_max_body_bytes)
-    api.add_middleware(problems.CorrelationIds)  # outermost of ours: every answer carries it
+    api.add_middleware(problems.CorrelationIds)  # every answer carries it
+    api.add_middleware(ResponseCounts)  # outermost of ours: every answer counted
     origins = [o.strip() for o in ctx.settings.api_cors_origins.split(",") if o.strip()]
     if origins:
         api.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "PUT"],

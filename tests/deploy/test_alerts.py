@@ -50,7 +50,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[set[str]]:
     API reads when scraped (queue depth from a real Redis, the store's gauges, rate limits)."""
     made = metrics.metrics()
     recorded = names_of([made.commands, made.command_seconds, made.timers, made.lateness,
-                         made.webhooks])  # fmt: skip
+                         made.webhooks, made.http_responses])  # fmt: skip
     root = tmp_path_factory.mktemp("alerts")
     (root / "redis").mkdir()
     redis = PrivateRedis(root / "redis")
