@@ -20,10 +20,12 @@ from celery_countdown import free_port, private_redis
 
 from events.store import open_store
 from services.api.keys import KeyStore
+from services.cluster.procs import cpu_seconds, rss_mib, tree
+
+__all__ = ["Service", "cpu_seconds", "rss_mib", "service", "tree", "wait_answering"]  # the benchmarks import these from here
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIJU = [sys.executable, "-m", "services.cli.main"]
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -32,38 +34,6 @@ class Service:
     api: str
     key: str
     pids: dict[str, int] = field(default_factory=dict)
-
-
-def tree(pid: int) -> list[int]:
-    """``pid`` and every process below it (a prefork worker's pool)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            children.setdefault(parent, []).append(int(stat.parent.name))
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo += children.get(current, [])
-    return found
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of the process tree so far."""
-    total = 0
-    for p in tree(pid):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-    return total / TICKS
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def wait_answering(base: str, timeout: float = 60) -> None:
