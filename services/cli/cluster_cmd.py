@@ -101,6 +101,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) -> tuple[list[str], bool]:
     from services.cluster import faults, load, verdict
+    from services.cluster.profile import ProfileError
     from services.cluster.run import Cluster
 
     say = lambda line: print(line, file=out, flush=True)  # noqa: E731
@@ -118,8 +119,11 @@ def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) ->
         def during(running: load.Load) -> None:
             began = time.monotonic()
             if args.profile:
-                profile["part"], profile["top"] = load.busiest(
-                    cluster, args.profile, Path(str(cluster.root)) / "profile.txt")
+                try:
+                    profile["part"], profile["top"] = load.busiest(
+                        cluster, args.profile, Path(str(cluster.root)) / "profile.txt")
+                except ProfileError as error:  # the figures are still worth having
+                    say(f"  no profile: {error}")
             if args.kills:
                 plan = faults.FaultPlan(kills=args.kills)
                 recoveries.extend(faults.hurt(cluster, running, plan, say))

@@ -15,8 +15,9 @@ class ProfileError(RuntimeError):
 
 
 def py_spy() -> str:
-    found = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
-    if not Path(found).exists():
+    beside = [Path(sys.prefix) / "bin" / "py-spy", Path(sys.executable).with_name("py-spy")]
+    found = shutil.which("py-spy") or next((str(p) for p in beside if p.exists()), None)
+    if found is None:
         raise ProfileError("py-spy is not installed (it is in the dev extra: make install)")
     return found
 
