@@ -47,6 +47,7 @@ TIMING = {"turn": 5, "claim": 3}  # watchable: an idle seat holds its table 5 s,
 MINIMUM_POINTS = 100  # each demo room's minimum 积分: the platform grants its new bots as much
 RECONNECTS = 50  # a stream dropped more often than this in one run is given up
 AGAIN = 2.0  # seconds before a step with no answer yet (queued, busy, dropped) is looked at again
+SEATING_AT_ONCE = 16  # tables seated at the same time
 TRANSIENT = (httpx.TransportError, TryLater)
 
 
@@ -137,8 +138,8 @@ class DemoTable:
         return self.demo.clients.get(self.base, self.demo.client)
 
     async def play(self) -> None:
-        self.seating = await seat_players(self.client, self.demo.key, self.room,
-                                          self.bots)  # fmt: skip
+        async with self.demo.seating_slots:  # a few at a time: hundreds at once thrash the API
+            self.seating = await seat_players(self.client, self.demo.key, self.room, self.bots)
         self.table_id = self.seating.table_id
         if self.idle is not None:
             self.demo.say(watch_line(self.demo.base, self.table_id, self.idle, self.token(self.idle)))
@@ -383,6 +384,7 @@ class HttpDemo:
                 self.clients[base] = await clients.enter_async_context(
                     httpx.AsyncClient(base_url=base, timeout=10.0, limits=limits))
             client = self.client = self.clients[self.base]
+            self.seating_slots = asyncio.Semaphore(SEATING_AT_ONCE)
             await wait_for_api(client, 30.0)
             tables = self.tables = [DemoTable(self, n) for n in range(self.plan.tables)]
             playing = asyncio.gather(*(t.play() for t in tables))
