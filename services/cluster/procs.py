@@ -116,9 +116,9 @@ class ClusterPart:
         self.cpu_before += cpu_seconds(self.pid)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
+        self.process.wait(60)  # reaped at once, unless the machine is swamped
 
-    def stop(self, timeout: float = 20) -> int | None:
+    def stop(self, timeout: float = 30) -> int | None:
         """A warm stop (SIGTERM to the session), SIGKILL if it hangs; its exit code."""
         if self.process is None:
             return None
