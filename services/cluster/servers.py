@@ -105,9 +105,11 @@ class PrivatePostgres:
 
 
 class PrivateRedis:
-    """A redis-server in ``root``/redis on a free port, with an append-only file."""
+    """A redis-server in ``root``/redis on a free port, with an append-only file (or, not
+    ``persistent``, keeping nothing on disk: a restart is then an empty Redis)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, persistent: bool = True) -> None:
+        self.persistent = persistent
         self.dir = root / "redis"
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
@@ -120,7 +122,8 @@ class PrivateRedis:
         with self.log.open("a") as log:
             self.process = subprocess.Popen(
                 ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
-                 str(self.dir), "--save", "", "--appendonly", "yes", "--appendfsync", "everysec",
+                 str(self.dir), "--save", "", "--appendonly", "yes" if self.persistent else "no",
+                 "--appendfsync", "everysec",
                  "--maxmemory-policy", "noeviction"],
                 stdout=log, stderr=log, start_new_session=True,
             )  # fmt: skip
@@ -140,6 +143,15 @@ class PrivateRedis:
         if self.process is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+        self.start()
+        self.restarts += 1
+
+    def restart_empty(self) -> None:
+        """``shutdown nosave`` and start again: (not persistent) every key gone."""
+        with contextlib.suppress(redis.RedisError):
+            self.client().shutdown(nosave=True)
+        if self.process is not None:
             self.process.wait(10)
         self.start()
         self.restarts += 1

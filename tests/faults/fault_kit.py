@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-import redis
 
 from services.cluster.checks import LogCount, count_log, sealed_seeds
 from services.cluster.platform import Receiver, notified_keys
+from services.cluster.servers import PrivateRedis as ClusterRedis
 
 __all__ = ["LogCount", "Receiver", "count_log", "notified_keys", "sealed_seeds"]  # re-exported
 
@@ -41,53 +41,12 @@ def paiju() -> list[str]:
     return [found] if found else [sys.executable, "-m", "services.cli.main"]
 
 
-class PrivateRedis:
+class PrivateRedis(ClusterRedis):
     """A redis-server of the test's own on a free port, keeping nothing on disk, so the test
     may kill it or restart it empty without touching the machine's Redis."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.restarts = 0
-
-    def start(self) -> None:
-        log = (self.root / "redis.log").open("a")
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.root), "--maxmemory-policy", "noeviction"],
-            stdout=log, stderr=log, start_new_session=True,
-        )
-        log.close()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(redis.RedisError):
-                if self.client().ping():
-                    return
-            time.sleep(0.05)
-        raise RuntimeError(f"redis-server on port {self.port} did not start: see {self.root}")
-
-    def client(self) -> redis.Redis:
-        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2)
-
-    def restart_empty(self) -> None:
-        """``shutdown nosave`` and start again: every key (queued and unacked messages) gone."""
-        with contextlib.suppress(redis.RedisError):
-            self.client().shutdown(nosave=True)
-        if self.process is not None:
-            self.process.wait(10)
-        self.start()
-        self.restarts += 1
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        super().__init__(root, persistent=False)
 
 
 @dataclass
