@@ -155,15 +155,13 @@ def cpu_by_kind(cluster: Cluster) -> dict[str, float]:
     return found
 
 
-def play(cluster: Cluster, bots: Bots, during: Callable[[Load], None] | None = None,
-         on_started: Callable[[Load], None] | None = None) -> tuple[Figures, Load]:  # fmt: skip
+def play(cluster: Cluster, bots: Bots, during: Callable[[Load], None] | None = None
+         ) -> tuple[Figures, Load]:  # fmt: skip
     """Play for the warm-up, then count ``bots.seconds`` (or for as long as ``during`` runs:
     the fault plan); the figures of the counted window and the load (its tally)."""
     load = Load(cluster, bots)
     load.start()
     load.wait_seated()
-    if on_started is not None:
-        on_started(load)
     load.stop.wait(bots.warmup)
     began, accepted = time.perf_counter(), load.tally.accepted
     cpu = cpu_by_kind(cluster)

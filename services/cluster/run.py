@@ -12,7 +12,6 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -180,8 +179,3 @@ class Cluster:
     def unplanned_exits(self) -> list[Exit]:
         return [e for e in self.exits if not e.planned]
 
-
-@contextlib.contextmanager
-def running(shape: Shape, settings: dict[str, str], root: Path | None = None) -> Iterator[Cluster]:
-    with Cluster(shape, settings, root) as cluster:
-        yield cluster
