@@ -36,9 +36,10 @@ from services.demo.seating import (
     Seating,
     TryLater,
     checked,
+    gather_players,
     mint,
     platform_headers,
-    seat_players,
+    start_table,
 )
 
 SEATS = ("east", "south", "west", "north")  # the bots are bot-east-<run>-<table>, ...
@@ -138,8 +139,13 @@ class DemoTable:
         return self.demo.clients.get(self.base, self.demo.client)
 
     async def play(self) -> None:
-        async with self.demo.seating_slots:  # a few at a time: hundreds at once thrash the API
-            self.seating = await seat_players(self.client, self.demo.key, self.room, self.bots)
+        # a few at a time (hundreds at once thrash the API), and no table starts before every
+        # table is gathered: a started table's timers would run while the rest are seated
+        async with self.demo.seating_slots:
+            gathered = await gather_players(self.client, self.demo.key, self.room, self.bots)
+        await self.demo.gathered()
+        async with self.demo.seating_slots:
+            self.seating = await start_table(self.client, self.demo.key, gathered)
         self.table_id = self.seating.table_id
         if self.idle is not None:
             self.demo.say(watch_line(self.demo.base, self.table_id, self.idle, self.token(self.idle)))
@@ -373,6 +379,13 @@ class HttpDemo:
         self.tables: list[DemoTable] = []
         self.clients: dict[str, httpx.AsyncClient] = {}  # one per API process
 
+    async def gathered(self) -> None:
+        """One more table gathered: wait until every table is (then all start)."""
+        self.gathering += 1
+        if self.gathering >= len(self.tables):
+            self.all_gathered.set()
+        await self.all_gathered.wait()
+
     def say(self, line: str) -> None:
         if self.out is not None:
             print(line, file=self.out, flush=True)
@@ -385,6 +398,7 @@ class HttpDemo:
                     httpx.AsyncClient(base_url=base, timeout=10.0, limits=limits))
             client = self.client = self.clients[self.base]
             self.seating_slots = asyncio.Semaphore(SEATING_AT_ONCE)
+            self.gathering, self.all_gathered = 0, asyncio.Event()
             await wait_for_api(client, 30.0)
             tables = self.tables = [DemoTable(self, n) for n in range(self.plan.tables)]
             playing = asyncio.gather(*(t.play() for t in tables))

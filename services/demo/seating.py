@@ -7,6 +7,12 @@ minimum asks (``POST /v1/players/{player}/points``, once per player: the Idempot
 joins the four bots (入座), says each one ready (准备: the fourth ready opens the room's table
 and deals its first hand), and mints each seat's token for the table the room started.
 
+Seating is two-phase (``gather_players``, then ``start_table``): every table's players are
+gathered (seated, three of four ready) before any table is started. Seated one table after
+another, the first tables' turn timers ran while the last were still being seated: with 200
+tables, the tables started early timed out to 超时托管, the timers then moved them every second
+and that load starved the seating of the rest (docs/performance.md, "Local cluster").
+
 The bots' ids are new each run and table (``bot-east-<run>-<n>``): a player whose table's series has not
 ended is refused a seat anywhere else (``seated_elsewhere``), and the demo's tables of an earlier
 run, in a store kept from one ``make run`` to the next, may still be playing. Players of an
@@ -117,36 +123,59 @@ async def step(client: httpx.AsyncClient, what: str, method: str, path: str, *,
     raise AssertionError("unreachable: the last try returns or raises")
 
 
-async def seat_players(client: httpx.AsyncClient, key: str, plan: RoomPlan,
-                       players: tuple[str, str, str, str]) -> Seating:  # fmt: skip
-    """Seat the four players at the room's forming table, start it, and mint their tokens."""
+@dataclass
+class Gathered:
+    """A room's four players seated at its forming table, all but the last said ready: what
+    ``start_table`` needs to open the table (the last ready deals its first hand)."""
+
+    plan: RoomPlan
+    table_id: str  # the forming table the four sit at
+    seats: dict[str, int]  # player -> seat
+    last: str  # the player whose ready starts the table
+
+
+async def gather_players(client: httpx.AsyncClient, key: str, plan: RoomPlan,
+                         players: tuple[str, str, str, str]) -> Gathered:  # fmt: skip
+    """Set up the room, grant its minimum 积分, seat the four at its forming table and say
+    three of them ready: the table is not dealt yet, so no turn timer runs while the others
+    are seated."""
     room, headers = plan.room, platform_headers(key)
     forming = await step(client, f"setting up room {room}", "PUT", f"/v1/rooms/{room}",
                          headers=headers, json=plan.settings())  # fmt: skip
     await stand_up_others(client, key, room, forming, players)
-    if plan.minimum_points > 0:  # the bots are new: they hold no 积分 yet
-        for player in players:
-            await step(client, f"granting {player} {plan.minimum_points} points", "POST",
-                       f"/v1/players/{player}/points", headers=platform_headers(key, f"{player}/demo-grant"),
-                       json={"amount": plan.minimum_points, "kind": "grant", "reason": "the demo's bot"})  # fmt: skip
+    if plan.minimum_points > 0:  # the bots are new: they hold no 积分 yet (grants are independent)
+        await asyncio.gather(*(step(client, f"granting {player} {plan.minimum_points} points", "POST",
+                                    f"/v1/players/{player}/points", headers=platform_headers(key, f"{player}/demo-grant"),
+                                    json={"amount": plan.minimum_points, "kind": "grant", "reason": "the demo's bot"})
+                               for player in players))  # fmt: skip
     seats: dict[str, int] = {}
-    for player in players:
+    for player in players:  # one at a time: each join takes the room's next free seat
         joined = await step(client, f"seating {player} in room {room}", "POST",
                             f"/v1/rooms/{room}/players/{player}/join", headers=headers)  # fmt: skip
         if joined["table_id"] != forming["table_id"] or joined["seat"] is None:
             raise DemoRefused(f"room {room}: {player} was seated at {joined['table_id']}, not with "
                               f"the others at {forming['table_id']} (another platform seats players there)")  # fmt: skip
         seats[player] = joined["seat"]
-    started: dict[str, Any] = {}
-    for player in players:
-        started = await step(client, f"{player} ready in room {room}", "POST",
-                             f"/v1/rooms/{room}/players/{player}/ready", headers=headers)  # fmt: skip
+    for player in players[:-1]:
+        await step(client, f"{player} ready in room {room}", "POST",
+                   f"/v1/rooms/{room}/players/{player}/ready", headers=headers)  # fmt: skip
+    return Gathered(plan, forming["table_id"], seats, players[-1])
+
+
+async def start_table(client: httpx.AsyncClient, key: str, gathered: Gathered) -> Seating:
+    """The last player's ready starts the room's table (its first hand dealt); then each
+    seat's token is minted."""
+    room = gathered.plan.room
+    started = await step(client, f"{gathered.last} ready in room {room}", "POST",
+                         f"/v1/rooms/{room}/players/{gathered.last}/ready", headers=platform_headers(key))  # fmt: skip
     if not started.get("started"):
-        raise DemoRefused(f"room {room}: four players ready but table {forming['table_id']} did not start")
+        raise DemoRefused(f"room {room}: four players ready but table {gathered.table_id} did not start")
     table_id: str = started["table_id"]
-    in_seat_order = tuple(sorted(players, key=seats.__getitem__))
-    tokens = [await mint(client, key, table_id, seat, player, TRIES) for seat, player in enumerate(in_seat_order)]
-    return Seating(table_id, (in_seat_order[0], in_seat_order[1], in_seat_order[2], in_seat_order[3]), tokens)
+    seats = gathered.seats
+    east, south, west, north = sorted(seats, key=seats.__getitem__)
+    tokens = await asyncio.gather(*(mint(client, key, table_id, seat, player, TRIES)
+                                    for seat, player in enumerate((east, south, west, north))))  # fmt: skip
+    return Seating(table_id, (east, south, west, north), list(tokens))
 
 
 async def stand_up_others(client: httpx.AsyncClient, key: str, room: str, forming: dict[str, Any],
