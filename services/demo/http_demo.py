@@ -46,7 +46,8 @@ SEATS = ("east", "south", "west", "north")  # the bots are bot-east-<run>-<table
 VARIANTS = ("harbin", "shanghai", "tanggu", "shandong", "mudanjiang")
 TIMING = {"turn": 5, "claim": 3}  # watchable: an idle seat holds its table 5 s, then 3 s
 MINIMUM_POINTS = 100  # each demo room's minimum 积分: the platform grants its new bots as much
-RECONNECTS = 50  # a stream dropped more often than this in one run is given up
+STREAM_GIVEN_UP = 120.0  # a seat's stream not opened for this long in a row is given up
+STREAM_BACKOFF_CAP = 4.0  # seconds at most between two tries to open a seat's stream
 AGAIN = 2.0  # seconds before a step with no answer yet (queued, busy, dropped) is looked at again
 SEATING_AT_ONCE = 16  # tables seated at the same time
 TRANSIENT = (httpx.TransportError, TryLater)
@@ -222,22 +223,27 @@ class Player:
 
     async def run(self) -> None:
         listening = asyncio.create_task(self.listen())
+        acting = asyncio.create_task(self.play() if self.seat != self.table.idle else self.table.done.wait())
         try:
-            if self.seat != self.table.idle:
-                await self.play()
-            else:
-                await self.table.done.wait()
+            await asyncio.wait({listening, acting}, return_when=asyncio.FIRST_COMPLETED)
+            if listening.done():
+                listening.result()  # the stream was given up: raised, saying why
+            await acting
         finally:
             listening.cancel()
+            acting.cancel()
 
     async def listen(self) -> None:
-        """Follow the seat's stream; after a drop, resume from the last event it gave."""
+        """Follow the seat's stream; after a drop, resume from the last event it gave. A
+        stream that cannot be opened is tried again, each time a little later (with jitter:
+        the hundreds of streams of an API that restarts do not all come back at once), and
+        given up only once it has failed for ``STREAM_GIVEN_UP`` seconds in a row."""
         url = f"{self.table.base}/v1/tables/{self.table.table_id}/seats/{self.seat}/events"
         self.woken.set()  # look at the table once before any event comes (the lead: each one)
-        failures = 0  # in a row: a stream that reconnects after each outage goes on for good
-        while failures < RECONNECTS:
-            failures += 1
+        failing_since, tries, why = None, 0, ""
+        while failing_since is None or time.monotonic() - failing_since < STREAM_GIVEN_UP:
             headers = self.headers() | ({"Last-Event-ID": str(self.version)} if self.version else {})
+            wait = None
             try:
                 async with self.demo.client.stream("GET", url, headers=headers,
                                                    timeout=self.demo.stream_timeout) as response:  # fmt: skip
@@ -245,12 +251,20 @@ class Player:
                         await self.table.remint(self.seat)
                         continue
                     if response.status_code != 200:
-                        raise DemoRefused(f"{url}: {response.status_code} {(await response.aread())[:200]!r}")
-                    failures = 0
+                        await response.aread()
+                        checked(response, f"the stream of seat {self.seat} at {self.table.table_id}")
+                    failing_since, tries = None, 0
                     async for item in server_sent_events(response):
                         await self.heard(item)
-            except (httpx.TransportError, httpx.StreamError):
-                await asyncio.sleep(0.2)  # dropped: resumed from self.version
+            except (httpx.TransportError, httpx.StreamError, TryLater) as error:
+                why = str(error) or type(error).__name__  # dropped: resumed from self.version
+                wait = error.retry_after if isinstance(error, TryLater) else None
+            failing_since = failing_since or time.monotonic()
+            tries += 1
+            backoff = min(STREAM_BACKOFF_CAP, 0.2 * 2 ** min(tries, 6)) * self.rng.uniform(0.5, 1.0)
+            await asyncio.sleep(backoff if wait is None else wait)
+        raise DemoRefused(f"the stream of seat {self.seat} at {self.table.table_id} could not be "
+                          f"opened for {STREAM_GIVEN_UP:g} s: {why}")  # fmt: skip
 
     async def heard(self, sse: dict[str, Any]) -> None:
         if sse.get("id") is None:
