@@ -63,8 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds counted after the warm-up (default 60)")
     parser.add_argument("--warmup", type=_bounded(0, 600, "seconds"), default=20,
                         help="seconds of play not counted (default 20)")
-    parser.add_argument("--turn", type=int, choices=range(1, 61), default=10, metavar="SECONDS",
-                        help="turn seconds of the tables (default 10; idle seats time out)")
+    parser.add_argument("--turn", type=int, choices=range(1, 61), default=30, metavar="SECONDS",
+                        help="turn seconds of the tables, claim half of it (default 30, a human "
+                             "table's; idle seats time out)")
     parser.add_argument("--idle-every", type=int, default=10, metavar="N",
                         help="every N-th table keeps an idle seat (default 10)")
     parser.add_argument("--kills", type=int, choices=range(0, 201), default=0, metavar="N",
