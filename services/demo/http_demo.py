@@ -261,7 +261,7 @@ class Player:
                 wait = error.retry_after if isinstance(error, TryLater) else None
             failing_since = failing_since or time.monotonic()
             tries += 1
-            backoff = min(STREAM_BACKOFF_CAP, 0.2 * 2 ** min(tries, 6)) * self.rng.uniform(0.5, 1.0)
+            backoff = min(STREAM_BACKOFF_CAP, 0.2 * 2 ** min(tries - 1, 5)) * self.rng.uniform(0.5, 1.0)
             await asyncio.sleep(backoff if wait is None else wait)
         raise DemoRefused(f"the stream of seat {self.seat} at {self.table.table_id} could not be "
                           f"opened for {STREAM_GIVEN_UP:g} s: {why}")  # fmt: skip
