@@ -144,10 +144,11 @@ def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) ->
             say(f"    {share:6.1%}  {name}")
     failed = 0
     if recoveries:
-        say("  recoveries (kind, faults, not recovered, back: median / worst, moves again: median):")
-        for kind, n, bad, back, worst, moving in faults.summary(recoveries):
-            failed += bad
-            say(f"    {kind:<11} {n:>3} {bad:>3}   {back:6.2f} / {worst:6.2f} s   {moving:6.2f} s")
+        say("  recoveries (kind, faults, not recovered, back: median / worst, moves again: median / worst):")
+        for r in faults.summary(recoveries):
+            failed += r.failed
+            say(f"    {r.kind:<11} {r.faults:>3} {r.failed:>3}   {r.back_median:6.2f} / {r.back_worst:6.2f} s"
+                f"   {r.moving_median:6.2f} / {r.moving_worst:6.2f} s")
     cpu = " ".join(f"{k} {v:.2f}" for k, v in figures.cpu.items())
     row = [str(shape.workers), str(figures.tables), f"{figures.per_second:.1f}",
            f"{figures.median:.0f}", f"{figures.percentile(90):.0f}", f"{figures.percentile(99):.0f}",

@@ -4,7 +4,8 @@ stop: a power cut to the data), timing each recovery.
 
 A recovery is counted from the fault to two moments: ``back``, when every process hurt answers
 its probe again (an API's /healthz, another part's /metrics; after a server's restart, every
-part, and every API's /readyz), and ``moving``, when the bots then have a move accepted again.
+part, and every API's /readyz), and ``moving``, when the bots then have a move accepted again (after an API's kill, a move
+of a table that API serves).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import httpx
 
@@ -76,13 +78,21 @@ def _recovered(cluster: Cluster, load: Load, fault: str, kind: str,
         time.sleep(0.05)
     moving = None
     while back is not None and time.perf_counter() < deadline:
-        accepted = load.tally.accepted_at
+        accepted = _moves_showing(load, kind, parts)
         if accepted and accepted[-1] > back:
             moving = accepted[-1]
             break
         time.sleep(0.05)
     return Recovery(fault, kind, None if back is None else back - at,
                     None if moving is None else moving - at)  # fmt: skip
+
+
+def _moves_showing(load: Load, kind: str, parts: list[ClusterPart]) -> list[float]:
+    """The accepted moves that show the hurt part serves again: for an API, the moves of the
+    tables it serves (the other API's go on moving while it is down); else any."""
+    if kind == "api":
+        return load.tally.by_api.get(parts[0].probe.removesuffix("/healthz"), [])
+    return load.tally.accepted_at
 
 
 def _ready(cluster: Cluster) -> bool:
@@ -100,15 +110,28 @@ def _line(r: Recovery) -> str:
     return f"{r.fault}: back {s(r.back_s)}, moves again {s(r.moving_s)}"
 
 
-def summary(recoveries: list[Recovery]) -> list[tuple[str, int, int, float, float, float]]:
-    """Per kind: faults, failed recoveries, median and worst 'back', median 'moving' (s)."""
+class KindRecovery(NamedTuple):
+    """A kind's faults, the failed recoveries among them, and its 'back' and 'moving' times (s)."""
+
+    kind: str
+    faults: int
+    failed: int
+    back_median: float
+    back_worst: float
+    moving_median: float
+    moving_worst: float
+
+
+def summary(recoveries: list[Recovery]) -> list[KindRecovery]:
+    """Per kind, in the order the faults came."""
     rows = []
+    nan = float("nan")
     for kind in dict.fromkeys(r.kind for r in recoveries):
         of = [r for r in recoveries if r.kind == kind]
         back = [r.back_s for r in of if r.back_s is not None]
         moving = [r.moving_s for r in of if r.moving_s is not None]
         failed = sum(1 for r in of if r.back_s is None or r.moving_s is None)
-        rows.append((kind, len(of), failed, statistics.median(back) if back else float("nan"),
-                     max(back, default=float("nan")),
-                     statistics.median(moving) if moving else float("nan")))  # fmt: skip
+        rows.append(KindRecovery(kind, len(of), failed, statistics.median(back) if back else nan,
+                                 max(back, default=nan), statistics.median(moving) if moving else nan,
+                                 max(moving, default=nan)))  # fmt: skip
     return rows

@@ -102,6 +102,7 @@ class Tally:
     # every accepted command's id -> (table, its first version): what must be in the store
     acknowledged: dict[str, tuple[str, int]] = field(default_factory=dict)
     accepted_at: list[float] = field(default_factory=list)  # perf_counter of each accepted move
+    by_api: dict[str, list[float]] = field(default_factory=dict)  # the same, by the API posted to
     refusals: Counter[str] = field(default_factory=Counter)  # refused commands by the code given
 
     def acknowledge(self, command_id: str, table_id: str, outcome: dict[str, Any]) -> None:
@@ -342,7 +343,9 @@ class Player:
             if self.table.plan.measure:
                 if move:  # its first event is version + 1: the latency is measured
                     tally.posted_at[(table_id, version, self.seat)] = posted
-                tally.accepted_at.append(time.perf_counter())
+                accepted = time.perf_counter()
+                tally.accepted_at.append(accepted)
+                tally.by_api.setdefault(self.table.base, []).append(accepted)
                 tally.acknowledge(command_id, table_id, outcome)
         elif outcome.get("status") == "refused":
             tally.refused += 1  # the table moved on (a timer, a claim): the next event says how

@@ -73,3 +73,4 @@ def test_a_fault_not_recovered_is_counted_as_failed() -> None:
     rows = summary([Recovery("kill -9 api-0", "api", 1.0, 1.5), Recovery("kill -9 api-1", "api", None, None),
                     Recovery("restart redis", "redis", 0.5, 2.0)])  # fmt: skip
     assert rows[0][:3] == ("api", 2, 1) and rows[1][:3] == ("redis", 1, 0)
+    assert (rows[0].moving_median, rows[0].moving_worst) == (1.5, 1.5)

@@ -31,9 +31,9 @@ def test_the_cluster_loses_and_doubles_nothing_through_kills_of_every_part_and_s
         figures, running = load.play(cluster, BOTS, hurt)
         found = verdict.conclude(cluster, running)
     print("\n" + "\n".join(found.lines()))
-    for kind, n, bad, back, worst, moving in faults.summary(recoveries):
-        print(f"  {kind:<11} faults {n}, not recovered {bad}, back median {back:.2f} s"
-              f" (worst {worst:.2f}), moves again {moving:.2f} s")
+    for r in faults.summary(recoveries):
+        print(f"  {r.kind:<11} faults {r.faults}, not recovered {r.failed}, back median {r.back_median:.2f} s"
+              f" (worst {r.back_worst:.2f}), moves again {r.moving_median:.2f} s (worst {r.moving_worst:.2f})")
     assert len(recoveries) == 5 * KILLS + 2
     assert [r.fault for r in recoveries if r.back_s is None or r.moving_s is None] == []
     assert figures.moves > 100 and found.acknowledged > 100
