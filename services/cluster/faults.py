@@ -10,6 +10,7 @@ of a table that API serves).
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -40,6 +41,7 @@ class Recovery:
     kind: str
     back_s: float | None  # None: not back within BACK_TIMEOUT
     moving_s: float | None
+    streams_s: float | None = None  # an API's kill: when 90 % of its seats' streams were open again
 
 
 def hurt(cluster: Cluster, load: Load, plan: FaultPlan,
@@ -83,8 +85,22 @@ def _recovered(cluster: Cluster, load: Load, fault: str, kind: str,
             moving = accepted[-1]
             break
         time.sleep(0.05)
+    streams = _streams_reopened(load, parts[0], at, deadline) if kind == "api" and back else None
     return Recovery(fault, kind, None if back is None else back - at,
-                    None if moving is None else moving - at)  # fmt: skip
+                    None if moving is None else moving - at, streams)  # fmt: skip
+
+
+def _streams_reopened(load: Load, api: ClusterPart, at: float, deadline: float) -> float | None:
+    """Seconds from the kill until 90 % of the streams of the API's tables' seats were open
+    again (its tables' moves wait on them), or None if not by the deadline."""
+    base = api.probe.removesuffix("/healthz")
+    wanted = 0.9 * 4 * sum(1 for t in load.demo.tables if t.base == base)
+    while time.perf_counter() < deadline:
+        since = [t for t in load.tally.reopened.get(base, []) if t > at]
+        if since and len(since) >= wanted:
+            return sorted(since)[math.ceil(wanted) - 1] - at
+        time.sleep(0.05)
+    return None
 
 
 def _moves_showing(load: Load, kind: str, parts: list[ClusterPart]) -> list[float]:
@@ -107,7 +123,8 @@ def _line(r: Recovery) -> str:
     def s(v: float | None) -> str:
         return "not back" if v is None else f"{v:.2f} s"
 
-    return f"{r.fault}: back {s(r.back_s)}, moves again {s(r.moving_s)}"
+    streams = "" if r.streams_s is None else f", 90 % of its streams open again {s(r.streams_s)}"
+    return f"{r.fault}: back {s(r.back_s)}, moves again {s(r.moving_s)}{streams}"
 
 
 class KindRecovery(NamedTuple):

@@ -103,6 +103,7 @@ class Tally:
     acknowledged: dict[str, tuple[str, int]] = field(default_factory=dict)
     accepted_at: list[float] = field(default_factory=list)  # perf_counter of each accepted move
     by_api: dict[str, list[float]] = field(default_factory=dict)  # the same, by the API posted to
+    reopened: dict[str, list[float]] = field(default_factory=dict)  # a stream back after a drop, by API
     refusals: Counter[str] = field(default_factory=Counter)  # refused commands by the code given
 
     def acknowledge(self, command_id: str, table_id: str, outcome: dict[str, Any]) -> None:
@@ -254,6 +255,8 @@ class Player:
                     if response.status_code != 200:
                         await response.aread()
                         checked(response, f"the stream of seat {self.seat} at {self.table.table_id}")
+                    if failing_since is not None and self.table.plan.measure:
+                        self.demo.tally.reopened.setdefault(self.table.base, []).append(time.perf_counter())
                     failing_since, tries = None, 0
                     async for item in server_sent_events(response):
                         await self.heard(item)
