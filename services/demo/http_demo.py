@@ -255,8 +255,8 @@ class Player:
                     if response.status_code != 200:
                         await response.aread()
                         checked(response, f"the stream of seat {self.seat} at {self.table.table_id}")
-                    if failing_since is not None and self.table.plan.measure:
-                        self.demo.tally.reopened.setdefault(self.table.base, []).append(time.perf_counter())
+                    if failing_since is not None:
+                        self.reopened()
                     failing_since, tries = None, 0
                     async for item in server_sent_events(response):
                         await self.heard(item)
@@ -269,6 +269,15 @@ class Player:
             await asyncio.sleep(backoff if wait is None else wait)
         raise DemoRefused(f"the stream of seat {self.seat} at {self.table.table_id} could not be "
                           f"opened for {STREAM_GIVEN_UP:g} s: {why}")  # fmt: skip
+
+    def reopened(self) -> None:
+        """The stream is open again after a drop: the events missed are replayed, but a table
+        that did not move meanwhile sends none, and its awaited seat's last try may have failed
+        with the API: the lead looks at the table now, and calls on the seats it waits on."""
+        if self.seat == self.table.plan.lead:
+            self.woken.set()
+        if self.table.plan.measure:
+            self.demo.tally.reopened.setdefault(self.table.base, []).append(time.perf_counter())
 
     async def heard(self, sse: dict[str, Any]) -> None:
         if sse.get("id") is None:
