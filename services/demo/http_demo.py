@@ -271,11 +271,8 @@ class Player:
                           f"opened for {STREAM_GIVEN_UP:g} s: {why}")  # fmt: skip
 
     def reopened(self) -> None:
-        """The stream is open again after a drop: the events missed are replayed, but a table
-        that did not move meanwhile sends none, and its awaited seat's last try may have failed
-        with the API: the lead looks at the table now, and calls on the seats it waits on."""
-        if self.seat == self.table.plan.lead:
-            self.woken.set()
+        """The stream is open again after a drop (counted, for the fault runs' recovery times;
+        a seat whose request failed with the API tries again by itself, ``again``)."""
         if self.table.plan.measure:
             self.demo.tally.reopened.setdefault(self.table.base, []).append(time.perf_counter())
 
