@@ -4,8 +4,8 @@ stop: a power cut to the data), timing each recovery.
 
 A recovery is counted from the fault to two moments: ``back``, when every process hurt answers
 its probe again (an API's /healthz, another part's /metrics; after a server's restart, every
-part, and every API's /readyz), and ``moving``, when the bots then have a move accepted again (after an API's kill, a move
-of a table that API serves).
+part, and every API's /readyz), and ``moving``, when the bots then have a move accepted again
+(after an API's kill, a move of a table that API serves).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import httpx
 
 from services.cluster.load import Load
 from services.cluster.procs import ClusterPart
-from services.cluster.run import KINDS, Cluster
+from services.cluster.run import KINDS, Cluster, api_base
 
 BACK_TIMEOUT = 120.0  # a part not answering after this long is a failed recovery
 
@@ -93,7 +93,7 @@ def _recovered(cluster: Cluster, load: Load, fault: str, kind: str,
 def _streams_reopened(load: Load, api: ClusterPart, at: float, deadline: float) -> float | None:
     """Seconds from the kill until 90 % of the streams of the API's tables' seats were open
     again (its tables' moves wait on them), or None if not by the deadline."""
-    base = api.probe.removesuffix("/healthz")
+    base = api_base(api)
     wanted = 0.9 * 4 * sum(1 for t in load.demo.tables if t.base == base)
     while time.perf_counter() < deadline:
         since = [t for t in load.tally.reopened.get(base, []) if t > at]
@@ -107,7 +107,7 @@ def _moves_showing(load: Load, kind: str, parts: list[ClusterPart]) -> list[floa
     """The accepted moves that show the hurt part serves again: for an API, the moves of the
     tables it serves (the other API's go on moving while it is down); else any."""
     if kind == "api":
-        return load.tally.by_api.get(parts[0].probe.removesuffix("/healthz"), [])
+        return load.tally.by_api.get(api_base(parts[0]), [])
     return load.tally.accepted_at
 
 

@@ -25,6 +25,11 @@ SECRET = "cluster-platform-webhook-secret"
 KINDS = ("api", "worker", "timekeeper", "reactor", "projector")
 
 
+def api_base(api: ClusterPart) -> str:
+    """The address an API part serves at (its probe is its /healthz)."""
+    return api.probe.removesuffix("/healthz")
+
+
 class ClusterError(RuntimeError):
     """A part or server of the cluster did not come up; the message says which and shows its log."""
 
@@ -139,7 +144,7 @@ class Cluster:
 
     @property
     def api_bases(self) -> list[str]:
-        return [p.probe.removesuffix("/healthz") for p in self.of("api")]
+        return [api_base(p) for p in self.of("api")]
 
     def of(self, kind: str) -> list[ClusterPart]:
         return [p for p in self.parts if p.kind == kind]

@@ -146,7 +146,7 @@ class DemoTable:
         # table is gathered: a started table's timers would run while the rest are seated
         async with self.demo.seating_slots:
             gathered = await gather_players(self.client, self.demo.key, self.room, self.bots)
-        await self.demo.gathered()
+        await self.demo.all_gathered.wait()
         async with self.demo.seating_slots:
             self.seating = await start_table(self.client, self.demo.key, gathered)
         self.table_id = self.seating.table_id
@@ -405,13 +405,6 @@ class HttpDemo:
         self.tables: list[DemoTable] = []
         self.clients: dict[str, httpx.AsyncClient] = {}  # one per API process
 
-    async def gathered(self) -> None:
-        """One more table gathered: wait until every table is (then all start)."""
-        self.gathering += 1
-        if self.gathering >= len(self.tables):
-            self.all_gathered.set()
-        await self.all_gathered.wait()
-
     def say(self, line: str) -> None:
         if self.out is not None:
             print(line, file=self.out, flush=True)
@@ -424,9 +417,9 @@ class HttpDemo:
                     httpx.AsyncClient(base_url=base, timeout=10.0, limits=limits))
             client = self.client = self.clients[self.base]
             self.seating_slots = asyncio.Semaphore(SEATING_AT_ONCE)
-            self.gathering, self.all_gathered = 0, asyncio.Event()
             await wait_for_api(client, 30.0)
             tables = self.tables = [DemoTable(self, n) for n in range(self.plan.tables)]
+            self.all_gathered = asyncio.Barrier(len(tables))  # every table gathered: all start
             playing = asyncio.gather(*(t.play() for t in tables))
             try:
                 await _until(playing, stop, self.plan.seconds)
