@@ -46,6 +46,7 @@ class Receiver:
         self.received: Counter[str] = Counter()  # well-signed posts answered 2xx, per key
         self.attempts: Counter[str] = Counter()  # every post, per key
         self.forged = 0
+        self.cut_off = 0  # posts whose body ended before its Content-Length
         self.bodies: dict[str, bytes] = {}
         self.headers: dict[str, dict[str, str]] = {}
         self.port = 0
@@ -62,7 +63,11 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                length = int(self.headers.get("Content-Length", "0"))
+                body = self.rfile.read(length)
+                if len(body) < length:  # the sender died mid-post (a kill): cut off, not forged
+                    receiver.cut_off += 1
+                    return
                 receiver.record(self.headers.get(KEY_HEADER, ""), dict(self.headers), body, self)
 
             def log_message(self, *args: object) -> None:  # quiet
