@@ -1,0 +1,140 @@
+"""A real ``paiju serve`` for the attacks of ``tests/security``: the service as a platform runs
+it, in a process of its own on a free port, embedded (SQLite, in-memory broker) or distributed
+(PostgreSQL schema and a private Redis, with the worker, timekeeper and projector processes).
+
+An attacker holds what a hostile platform client holds: a seat token of its own table, or a
+``tables`` key. ``Served`` makes those through the CLI (``paiju keys create``) and the API,
+exactly as the README tells a platform to.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ADDRESS = re.compile(r"API on (http://127\.0\.0\.1:\d+)")
+PLAYERS = ["ann", "bo", "cy", "di"]
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+@dataclass
+class SeatedTable:
+    """A table opened and dealt through the platform routes, with its four seat tokens."""
+
+    table_id: str
+    players: list[str]
+    tokens: list[str] = field(default_factory=list)
+
+    def seat(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+
+class Served:
+    """``paiju serve`` in a process of its own; ``base`` is its API's address."""
+
+    def __init__(self, root: Path, env: Mapping[str, str], argv: list[str] | None = None) -> None:
+        self.root = root
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")},
+            "PAIJU_API_PORT": "0",
+            **env,
+        }
+        self.argv = argv or []
+        self.log = root / "serve.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.base = ""
+
+    def start(self, timeout: float = 60) -> None:
+        out = self.log.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "services.cli.main", "serve", *self.argv],
+            env=self.env, stdout=out, stderr=subprocess.STDOUT, cwd=self.root,
+            start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = ADDRESS.search(self.log.read_text(errors="replace"))
+            if found:
+                self.base = found.group(1)
+                if self._healthy():
+                    return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise AssertionError(f"paiju serve did not start:\n{self.log.read_text()[-4000:]}")
+
+    def _healthy(self) -> bool:
+        try:
+            return httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def paiju(self, *argv: str) -> str:
+        """A ``paiju`` command against the served store; its standard output."""
+        done = subprocess.run(
+            [sys.executable, "-m", "services.cli.main", *argv], env=self.env,
+            capture_output=True, text=True, timeout=60, cwd=self.root,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def key(self, scopes: str = "tables,tokens") -> str:
+        """A new platform API key with ``scopes``, as ``paiju keys create`` prints it."""
+        return self.paiju("keys", "create", "--scopes", scopes).split()[0]
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=kwargs.pop("timeout", 20), **kwargs)
+
+    def seated_table(self, key: str, variant: str = "harbin", players: list[str] | None = None,
+                     **options: Any) -> SeatedTable:  # fmt: skip
+        """A table opened with ``key`` (``POST /v1/tables``), dealt, and its seat tokens."""
+        players = players or [new_id(p) for p in PLAYERS]
+        table = SeatedTable(new_id(f"sec-{variant}"), players)
+        auth = {"Authorization": f"Bearer {key}"}
+        with self.client() as http:
+            body = {"table_id": table.table_id, "variant": variant, "players": players, **options}
+            opened = http.post("/v1/tables", json=body,
+                               headers={**auth, "Idempotency-Key": new_id("open")})  # fmt: skip
+            assert opened.status_code == 200 and opened.json()["status"] == "accepted", opened.text
+            dealt = http.post(f"/v1/tables/{table.table_id}/hands",
+                              headers={**auth, "Idempotency-Key": new_id("deal")})  # fmt: skip
+            assert dealt.status_code == 200 and dealt.json()["status"] == "accepted", dealt.text
+            for seat, player in enumerate(players):
+                minted = http.post(f"/v1/tables/{table.table_id}/seats/{seat}/tokens",
+                                   json={"player": player}, headers=auth)  # fmt: skip
+                assert minted.status_code == 200, minted.text
+                table.tokens.append(minted.json()["token"])
+        return table
+
+
+def wait_until(check: Any, timeout: float, every: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(every)
+    return False
