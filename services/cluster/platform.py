@@ -1,5 +1,6 @@
 """The platform's side of a cluster run: a webhook endpoint on 127.0.0.1 that checks each
-notification's signature and counts it per ``Idempotency-Key``, and the keys it must be told."""
+notification's signature and counts it per delivery key (the one the body signs), and the
+keys it must be told."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from events.store.base import EventStore
 from workers.effects.body import NOTIFIED
-from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, verify_signature
+from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signed_key
 
 
 class Receiver:
-    """A platform's webhook endpoint on 127.0.0.1: counts each well-signed post per
-    ``Idempotency-Key`` (answered 200), refuses a badly signed one (401)."""
+    """A platform's webhook endpoint on 127.0.0.1: counts each well-signed post per signed
+    delivery key (answered 200), refuses a badly signed one, or one whose unsigned
+    ``Idempotency-Key`` header names another delivery (401)."""
 
     def __init__(self, secret: str) -> None:
         self.secret = secret
@@ -26,10 +28,12 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                good = verify_signature(platform.secret, self.headers.get(SIGNATURE_HEADER), body)
+                key = signed_key(platform.secret, self.headers.get(SIGNATURE_HEADER), body,
+                                 self.headers.get(KEY_HEADER))  # fmt: skip
+                good = key is not None
                 with platform._lock:
-                    if good:
-                        platform.received[self.headers.get(KEY_HEADER, "")] += 1
+                    if key is not None:
+                        platform.received[key] += 1
                     else:
                         platform.forged += 1
                 self.send_response(200 if good else 401)

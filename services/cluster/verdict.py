@@ -57,7 +57,7 @@ class Verdict:
             f" not verifying {len(log.not_replaying)} ({log.batches_replayed} batches decided again)",
             f"timeouts {log.by_type.get('wait_timed_out', 0)}; timers found overdue {len(self.overdue)}",
             f"notifications due {self.notifications_due}: missing {self.notifications_missing},"
-            f" delivered twice {self.notifications_doubled} (the platform dedupes by Idempotency-Key)",
+            f" delivered twice {self.notifications_doubled} (the platform dedupes by the signed key)",
             "projections: " + ("not compared" if p is None else
                                f"{p.rows} rows, differing from a rebuild {len(p.differing)}"
                                + (f" {p.differing}" if p.differing else ""))

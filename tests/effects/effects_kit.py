@@ -26,7 +26,7 @@ from services.tables import Accepted, TableService
 from workers.effects.body import NOTIFIED
 from workers.effects.delivery import WebhookConfig
 from workers.effects.outbox import Outbox, open_outbox
-from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, verify_signature
+from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signed_key
 from workers.reactor.runner import Reactor, inline
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/paiju_test"
@@ -38,7 +38,8 @@ PLAYERS = ("ann", "bo", "cy", "di")
 
 class Receiver:
     """A platform's endpoint: 2xx for a well-signed post (``status`` lets a test make it
-    fail), 401 for a bad signature; counts the good ones per ``Idempotency-Key``."""
+    fail), 401 for a bad signature; counts the good ones per delivery key, the one inside the
+    signed body (a post whose unsigned ``Idempotency-Key`` header disagrees is refused)."""
 
     def __init__(self, secret: str) -> None:
         self.secret = secret
@@ -68,7 +69,7 @@ class Receiver:
                 if len(body) < length:  # the sender died mid-post (a kill): cut off, not forged
                     receiver.cut_off += 1
                     return
-                receiver.record(self.headers.get(KEY_HEADER, ""), dict(self.headers), body, self)
+                receiver.record(dict(self.headers), body, self)
 
             def log_message(self, *args: object) -> None:  # quiet
                 pass
@@ -87,10 +88,10 @@ class Receiver:
             self._server.server_close()
             self._server = None
 
-    def record(
-        self, key: str, headers: dict[str, str], body: bytes, handler: BaseHTTPRequestHandler
-    ) -> None:
-        good = verify_signature(self.secret, headers.get(SIGNATURE_HEADER), body)
+    def record(self, headers: dict[str, str], body: bytes, handler: BaseHTTPRequestHandler) -> None:
+        sent_key = headers.get(KEY_HEADER)
+        signed = signed_key(self.secret, headers.get(SIGNATURE_HEADER), body, sent_key)
+        good, key = signed is not None, signed or sent_key or ""
         with self._changed:
             self.attempts[key] += 1
             status = self.status if good else 401

@@ -8,7 +8,9 @@ import time
 import uuid
 from datetime import UTC, datetime
 
+import httpx
 import pytest
+from effects_kit import Receiver
 
 from events.envelope import Actor, RecordedEvent
 from events.hashchain import GENESIS_HASH
@@ -20,7 +22,12 @@ from workers.effects.body import (
     operator_payload,
     position_of,
 )
-from workers.effects.signing import signature_header, verify_signature
+from workers.effects.signing import (
+    KEY_HEADER,
+    SIGNATURE_HEADER,
+    signature_header,
+    verify_signature,
+)
 
 SECRET = "s3cret"
 
@@ -81,3 +88,39 @@ def test_a_signature_holds_for_its_body_and_no_other() -> None:
     assert not verify_signature(SECRET, moved, body)
     for broken in (None, "", "v1=abc", "t=x,v1=abc", f"t={now}", "garbage"):
         assert not verify_signature(SECRET, broken, body)
+
+
+def test_a_malformed_signature_header_is_false_never_an_error() -> None:
+    body = notification_body(recorded("series_ended", {"number": 1, "reason": "left", "hands": 1}))
+    now = int(time.time())
+    good = signature_header(SECRET, now, body).split("v1=")[1]
+    for malformed in (
+        f"t=²,v1={good}",  # a digit to str.isdigit, not to int
+        f"t=1²,v1={good}",
+        f"t={'9' * 5000},v1={good}",  # longer than int() takes
+        f"t={'9' * 400},v1={good}",  # an int no float holds
+        f"t=-{now},v1={good}",
+        f"t={now},v1=é{good[1:]}",  # compare_digest takes no non-ASCII text
+        f"t={now},v1={'z' * 64}",
+        f"t=,v1={good}",
+        "t=\x00,v1=\x00",
+    ):
+        assert verify_signature(SECRET, malformed, body) is False, malformed
+
+
+def test_the_receiver_dedupes_on_the_signed_key_so_a_rewritten_header_is_no_new_delivery(
+    receiver: Receiver,
+) -> None:
+    """``Idempotency-Key`` is outside the MAC: a replay within the tolerance under a new header
+    value must not pass for a delivery the platform has not had."""
+    body = notification_body(recorded("series_ended", {"number": 1, "reason": "left", "hands": 1}))
+    signed = signature_header(receiver.secret, int(time.time()), body)
+    with httpx.Client() as client:
+        for header_key in ("paiju-event-41", "paiju-event-41", "paiju-event-999", None):
+            headers = {SIGNATURE_HEADER: signed, "Content-Type": "application/json"}
+            if header_key is not None:
+                headers[KEY_HEADER] = header_key
+            client.post(receiver.url, content=body, headers=headers)
+    assert set(receiver.received) == {"paiju-event-41"}
+    assert receiver.received["paiju-event-41"] == 3  # the header rewritten: refused, not counted
+    assert receiver.forged == 1

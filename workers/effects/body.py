@@ -21,7 +21,8 @@ KEY_PREFIX = "paiju-event-"
 
 
 def idempotency_key(position: int) -> str:
-    """The delivery's key, from the event's global position: a receiver dedupes on it."""
+    """The delivery's key, from the event's global position: a receiver dedupes on it, as the
+    signed body carries it (the ``Idempotency-Key`` header is an unsigned copy)."""
     return f"{KEY_PREFIX}{position}"
 
 

@@ -7,7 +7,7 @@ attempt that reaches ``max_attempts`` sets the delivery aside, where ``paiju web
 
 At least once: a result is recorded after the post, so a process that dies between the two
 leaves the row leased, and it is posted again once the lease runs out. A receiver dedupes on
-``Idempotency-Key``.
+the signed body's ``idempotency_key`` (``signing.signed_key``), not on the unsigned header.
 """
 
 from __future__ import annotations
