@@ -227,7 +227,8 @@ def parse_head(text: str) -> Head:
         raise ValueError(f"a head is 64 hex digits, optionally after VERSION: (got {text!r})")
     if not version_text:
         return Head(digest)
-    if not version_text.isdigit() or int(version_text) < 1:
+    # isascii too: str.isdigit takes '²', which int() refuses
+    if not (version_text.isascii() and version_text.isdigit()) or int(version_text) < 1:
         raise ValueError(f"a head's version is a number from 1 (got {version_text!r})")
     return Head(digest, int(version_text))
 

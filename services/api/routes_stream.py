@@ -32,7 +32,8 @@ router = APIRouter(prefix="/v1", tags=["streams"])
 def _resume_from(last_event_id: str | None, after: int | None) -> int:
     """The version the client already has (0: from the start)."""
     if last_event_id is not None:
-        if not last_event_id.isdigit() or len(last_event_id) > 12:
+        # isascii too: str.isdigit takes '²', which int() refuses (a 500)
+        if not (last_event_id.isascii() and last_event_id.isdigit()) or len(last_event_id) > 12:
             raise Problem(400, "Invalid Last-Event-ID",
                           f"Last-Event-ID is a stream version, not {last_event_id[:40]!r}")  # fmt: skip
         return int(last_event_id)

@@ -46,7 +46,7 @@ def parse_tiles(text: str) -> list[Tile]:
     tiles: list[Tile] = []
     digits: list[str] = []
     for position, char in enumerate(text.replace(" ", "")):
-        if char.isdigit():
+        if char in "0123456789":  # not str.isdigit: it takes '²', which int() refuses
             digits.append(char)
             continue
         if char not in _SUIT_OFFSET:

@@ -79,6 +79,7 @@ def test_counts_add_up_to_the_number_of_tiles(tiles: list[int]) -> None:
         ("8z", "8z is not a tile"),
         ("9f", "9f is not a tile"),
         ("123", "'123'"),  # digits with no suit letter
+        ("1²m", "unknown character '²'"),  # a digit to str.isdigit, none to int()
     ],
 )
 def test_malformed_strings_name_the_problem(text: str, named: str) -> None:
