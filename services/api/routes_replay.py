@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path as FilePath
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse
@@ -165,7 +166,16 @@ def _export(ctx: ApiContext, table_id: str) -> str:
 async def export(table_id: TableId, ctx: Ctx) -> PlainTextResponse:
     body = await run_in_threadpool(_export, ctx, table_id)
     return PlainTextResponse(body, media_type="application/x-ndjson", headers={
-        "Content-Disposition": f'attachment; filename="{table_id}.jsonl"'})  # fmt: skip
+        "Content-Disposition": attachment(f"{table_id}.jsonl")})  # fmt: skip
+
+
+def attachment(filename: str) -> str:
+    """``Content-Disposition`` for a download named ``filename`` (RFC 6266): the name itself,
+    UTF-8 and percent-encoded (RFC 5987 ``filename*``), and a plain ASCII ``filename`` for old
+    clients. A header holds only latin-1, so a table id in 汉字 made the answer a 500."""
+    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\%' else "_"
+                       for c in filename)  # fmt: skip
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
 Player = Annotated[str | None, Query(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$")]
