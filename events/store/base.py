@@ -70,9 +70,10 @@ class CommandConflictError(StoreError):
     """A command id was reused for a different command (or another stream)."""
 
     def __init__(self, command_id: str, stream_id: str, recorded_stream_id: str) -> None:
-        where = "" if stream_id == recorded_stream_id else f" on stream {recorded_stream_id!r}"
+        # The text reaches the sender (a refusal's reason): it never names the stream the id
+        # was used on, which may be another table or another player's; the attribute keeps it.
         super().__init__(
-            f"command id {command_id!r} was already used{where} for a different command; "
+            f"command id {command_id!r} was already used for another command; "
             "a retry must resend the same command"
         )
         self.command_id = command_id
