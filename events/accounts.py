@@ -13,10 +13,10 @@ from typing import Literal
 from pydantic import Field
 
 from events.base import DomainEvent
+from events.limits import MAX_ADJUSTMENT
 from events.registry import registry
 
 AdjustmentKind = Literal["grant", "top_up", "correction"]
-MAX_ADJUSTMENT = 100_000_000
 
 
 @registry.register

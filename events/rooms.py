@@ -14,13 +14,13 @@ from typing import Literal
 from pydantic import Field
 
 from events.base import DomainEvent
+from events.limits import MAX_BASE_STAKE, MAX_POINTS, MAX_WAIT_SECONDS
 from events.registry import registry
 from events.types import Seat
 
 PlayerId = str
 ROOM_ID_PATTERN = r"^[A-Za-z0-9_-]{1,48}$"
 PLAYER_ID_PATTERN = r"^[^\s/\x00-\x1f\x7f]{1,32}$"
-MAX_POINTS = 1_000_000_000
 
 
 @registry.register
@@ -32,10 +32,10 @@ class RoomConfigured(DomainEvent):
     type: Literal["room_configured"] = "room_configured"
     room: str = Field(pattern=ROOM_ID_PATTERN)
     variant: str = Field(min_length=1, max_length=32)
-    base_stake: int = Field(ge=1, le=1_000_000)
+    base_stake: int = Field(ge=1, le=MAX_BASE_STAKE)
     minimum_points: int = Field(ge=-MAX_POINTS, le=MAX_POINTS)
-    turn_seconds: int | None = Field(default=None, ge=1, le=3600)
-    claim_seconds: int | None = Field(default=None, ge=1, le=3600)
+    turn_seconds: int | None = Field(default=None, ge=1, le=MAX_WAIT_SECONDS)
+    claim_seconds: int | None = Field(default=None, ge=1, le=MAX_WAIT_SECONDS)
     options: dict[str, bool] = Field(default_factory=dict)
 
 
@@ -78,7 +78,7 @@ class RoomTableStarted(DomainEvent):
     table_id: str = Field(min_length=1, max_length=64)
     players: tuple[PlayerId, PlayerId, PlayerId, PlayerId]
     variant: str = Field(min_length=1, max_length=32)
-    base_stake: int = Field(ge=1, le=1_000_000)
+    base_stake: int = Field(ge=1, le=MAX_BASE_STAKE)
     timing: dict[str, int] = Field(default_factory=dict)
     options: dict[str, bool] = Field(default_factory=dict)
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from events.envelope import Actor
+from events.limits import MAX_TOKEN_SECONDS, MIN_TOKEN_SECONDS
 from services.api.auth import Ctx, TablesKey, TokensKey, forbidden
 from services.api.commands import CommandIdHeader, IfMatch, dispatch, outcome_schema
 from services.api.context import ApiContext
@@ -23,13 +24,14 @@ SeatNumber = Annotated[int, Path(ge=0, le=3, description="The seat, 0-3")]
 
 class SeatTokenRequest(BaseModel):
     player: str = Field(min_length=1, max_length=128, description="The player at the seat")
-    seconds: int | None = Field(default=None, ge=10, le=86400, description="Lifetime (s)")
+    seconds: int | None = Field(default=None, ge=MIN_TOKEN_SECONDS, le=MAX_TOKEN_SECONDS,
+                                 description="Lifetime (s)")
 
 
 class ViewTokenRequest(BaseModel):
     role: Literal["spectator", "operator"]
     subject: str = Field(min_length=1, max_length=128, description="Who watches (for the logs)")
-    seconds: int | None = Field(default=None, ge=10, le=86400)
+    seconds: int | None = Field(default=None, ge=MIN_TOKEN_SECONDS, le=MAX_TOKEN_SECONDS)
 
 
 class MintedToken(BaseModel):

@@ -23,6 +23,7 @@ from typing import Annotated, Literal, TypeVar, get_args
 from fastapi import APIRouter, Depends, Path, Query
 from starlette.concurrency import run_in_threadpool
 
+from events.limits import MAX_PAGE, MAX_POSITION, MAX_READ_WAIT_SECONDS
 from services.api.auth import Credentials, Ctx, forbidden, table_token, verify_key
 from services.api.context import ApiContext
 from services.api.keys import PREFIX
@@ -50,13 +51,14 @@ Player = Annotated[str, Path(min_length=1, max_length=128, pattern=_NO_CONTROL,
 Variant = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[a-z0-9_-]+$",
                               description="A variant's id: harbin, mudanjiang, shandong …")]  # fmt: skip
 RoomName = Annotated[str, Path(min_length=1, max_length=128, pattern=_NO_CONTROL)]
-PageNumber = Annotated[int, Query(ge=1, le=100_000, description="The page, from 1")]
+PageNumber = Annotated[int, Query(ge=1, le=MAX_PAGE, description="The page, from 1")]
 PageSize = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description="Items a page")]
 MinPosition = Annotated[int | None, Query(
-    ge=0, le=2**63 - 1,
+    ge=0, le=MAX_POSITION,
     description="Wait until the read model has reached this global position (a command "
                 "outcome's last_position): read your own writes")]  # fmt: skip
-Wait = Annotated[float, Query(ge=0, le=10, description="Seconds to wait for min_position")]
+Wait = Annotated[float, Query(ge=0, le=MAX_READ_WAIT_SECONDS,
+                              description="Seconds to wait for min_position")]
 RoomQuery = Annotated[str, Query(max_length=128, pattern=r"^[^\x00-\x1f\x7f]*$",
                              description="The room ('' for tables opened without one)")]  # fmt: skip
 Period = Annotated[Literal["day", "week", "all"], Query(description="Which board")]

@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from events.envelope import RecordedEvent
 from events.hashchain import find_break, parse_head
+from events.limits import MAX_HAND_NUMBER, MAX_PAGE
 from events.store.base import CorruptRowError, SeedError
 from services.api.auth import Credentials, Ctx, forbidden, table_token, verify_key
 from services.api.context import ApiContext
@@ -40,7 +41,7 @@ from workers.projections import points_queries
 
 HERE = FilePath(__file__).parent
 router = APIRouter(tags=["replay"], responses={401: PROBLEM_SCHEMA, 403: PROBLEM_SCHEMA})
-HandNumber = Annotated[int, Path(ge=1, le=1_000_000, description="The hand, from 1")]
+HandNumber = Annotated[int, Path(ge=1, le=MAX_HAND_NUMBER, description="The hand, from 1")]
 Head = Annotated[str | None, Query(max_length=80, description="A published head, [VERSION:]HASH")]
 
 
@@ -185,7 +186,7 @@ TableQuery = Annotated[str | None, Query(min_length=1, max_length=128, pattern=r
 @router.get("/v1/ops/replay/search", dependencies=[OperatorKey],
             summary="A player's hands (from the points history), or a table by id")  # fmt: skip
 async def search(ctx: Ctx, player: Player = None, table: TableQuery = None,
-                 page: Annotated[int, Query(ge=1, le=100_000)] = 1) -> dict[str, Any]:  # fmt: skip
+                 page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1) -> dict[str, Any]:  # fmt: skip
     if (player is None) == (table is None):
         raise Problem(422, "Invalid search", "search by one of ?player= or ?table=")
     if table is not None:

@@ -34,6 +34,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from events import limits
 from events.accounts import MAX_ADJUSTMENT
 from events.envelope import InvalidIdError
 from events.rooms import MAX_POINTS, PLAYER_ID_PATTERN, ROOM_ID_PATTERN, RoomConfigured
@@ -71,11 +72,11 @@ class RoomSettings(BaseModel):
     per claim window (the variant's own when left out); options switch the variant's rules."""
 
     variant: str = Field(min_length=1, max_length=32, examples=["harbin"])
-    base_stake: int = Field(default=1, ge=1, le=1_000_000, description="底注")
+    base_stake: int = Field(default=1, ge=1, le=limits.MAX_BASE_STAKE, description="底注")
     minimum_points: int = Field(default=0, ge=-MAX_POINTS, le=MAX_POINTS)
-    turn_seconds: int | None = Field(default=None, ge=1, le=3600)
-    claim_seconds: int | None = Field(default=None, ge=1, le=3600)
-    options: dict[str, bool] = Field(default_factory=dict)
+    turn_seconds: int | None = Field(default=None, ge=1, le=limits.MAX_WAIT_SECONDS)
+    claim_seconds: int | None = Field(default=None, ge=1, le=limits.MAX_WAIT_SECONDS)
+    options: dict[str, bool] = Field(default_factory=dict, max_length=limits.MAX_OPTIONS)
 
 
 class RoomView(BaseModel):
@@ -178,11 +179,11 @@ async def configure(room: RoomId, settings: Annotated[RoomSettings, Body(openapi
 @router.get("/rooms", response_model=Page[WaitingTable], responses=REFUSED,
             summary="The rooms' forming tables (read model): seats, free seats, settings")  # fmt: skip
 async def list_rooms(
-    key: TablesKey, ctx: Ctx, page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    key: TablesKey, ctx: Ctx, page: Annotated[int, Query(ge=1, le=limits.MAX_PAGE)] = 1,
     size: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
     waiting: Annotated[bool, Query(description="Only tables with a free seat")] = False,
     room: Annotated[str | None, Query(pattern=ROOM_ID_PATTERN, description="Only this room")] = None,
-    min_position: Annotated[int | None, Query(ge=0, le=2**62)] = None,
+    min_position: Annotated[int | None, Query(ge=0, le=limits.MAX_POSITION)] = None,
 ) -> Any:  # fmt: skip
     last = await run_in_threadpool(lambda: ctx.store.last_position())  # type: ignore[attr-defined]
     if min_position is not None and min_position > last:

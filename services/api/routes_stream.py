@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, Header, Query
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
+from events.limits import MAX_SEQUENCE, MAX_VERSION
 from services.api.auth import Ctx, StreamToken, for_seat
 from services.api.context import ApiContext
 from services.api.problems import Problem
@@ -55,8 +56,8 @@ async def opening(
     seat: SeatNumber,
     token: StreamToken,
     ctx: Ctx,
-    after: Annotated[int | None, Query(ge=0, le=10**12, description="Resume after this version")] = None,
-    refusals_after: Annotated[int | None, Query(ge=0, le=10**15, description="Refusals after this sequence")] = None,
+    after: Annotated[int | None, Query(ge=0, le=MAX_VERSION, description="Resume after this version")] = None,
+    refusals_after: Annotated[int | None, Query(ge=0, le=MAX_SEQUENCE, description="Refusals after this sequence")] = None,
     access_token: Annotated[str | None, Query(max_length=4096, description="For EventSource")] = None,
     last_event_id: Annotated[str | None, Header(max_length=40)] = None,
 ) -> Opening:

@@ -23,11 +23,11 @@ from typing import Generic, TypeVar
 import psycopg
 from pydantic import BaseModel
 
+from events.limits import MAX_PAGE_SIZE
 from workers.projections.base import Projection
 from workers.projections.db import Build, ProjectionDB
 from workers.projections.sql import SqlRows
 
-MAX_PAGE_SIZE = 200
 DEFAULT_PAGE_SIZE = 50
 WAIT_SECONDS = 5.0
 _POLL_SECONDS = (0.005, 0.01, 0.02, 0.05, 0.1)  # quick at first: a projector is usually ms behind

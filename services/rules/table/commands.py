@@ -1,4 +1,8 @@
-"""What a seat, the system or an operator asks the table to do (imperative names)."""
+"""What a seat, the system or an operator asks the table to do (imperative names).
+
+Every number a command carries is bounded by ``events.limits`` (the API's request models use
+the same limits), so a command is refused where it is read, naming the field and its limit.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,16 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from events.limits import (
+    MAX_BASE_STAKE,
+    MAX_OPTIONS,
+    MAX_VERSION,
+    MAX_WAIT_SECONDS,
+    MIN_WAIT_SECONDS,
+)
 from events.types import Seat, TileName, Tiles
+
+WaitSeconds = Annotated[int, Field(ge=MIN_WAIT_SECONDS, le=MAX_WAIT_SECONDS)]
 
 IssuedBy = Literal["seat", "system", "operator"]
 
@@ -28,9 +41,9 @@ class OpenTable(Command):
     table_id: str = Field(min_length=1)
     variant: str
     players: tuple[str, str, str, str]
-    base_stake: int = Field(default=1, ge=1)
-    options: dict[str, bool] = Field(default_factory=dict)
-    timing: dict[str, int] = Field(default_factory=dict)
+    base_stake: int = Field(default=1, ge=1, le=MAX_BASE_STAKE)
+    options: dict[str, bool] = Field(default_factory=dict, max_length=MAX_OPTIONS)
+    timing: dict[str, WaitSeconds] = Field(default_factory=dict, max_length=MAX_OPTIONS)
     room: str = Field(default="", max_length=64)  # the platform's room (decision 18); "": none
 
 
@@ -157,7 +170,7 @@ class TimeOut(Command):
     command: Literal["time_out"] = "time_out"
     wait: WaitKind
     seat: Seat | None = None  # None for a claim window (every seat still to answer)
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, le=MAX_VERSION)
 
 
 class DissolveTable(Command):

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 
-MAX_SECONDS = 3600  # an hour: no wait at a table is longer
+from events.limits import MAX_WAIT_SECONDS
+
+MAX_SECONDS = MAX_WAIT_SECONDS  # an hour: no wait at a table is longer
 
 
 @dataclass(frozen=True, slots=True)
