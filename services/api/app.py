@@ -29,6 +29,7 @@ from services.api import (
 )
 from services.api.context import ApiContext
 from services.api.limits import RateLimits, rate_limited
+from services.api.page_headers import PageHeaders
 from services.api.presence import Presence
 from services.api.response_counts import ResponseCounts
 
@@ -93,6 +94,7 @@ def create_api(ctx: ApiContext) -> FastAPI:
     api.include_router(routes_ops.router)  # /metrics, /healthz, /readyz
     api.add_middleware(BodyLimit, limit=ctx.settings.api_max_body_bytes)
     api.add_middleware(problems.CorrelationIds)  # every answer carries it
+    api.add_middleware(PageHeaders)  # CSP, no framing, nosniff, no referrer: every answer
     api.add_middleware(ResponseCounts)  # outermost of ours: every answer counted
     origins = [o.strip() for o in ctx.settings.api_cors_origins.split(",") if o.strip()]
     if origins:

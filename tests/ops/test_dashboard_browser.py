@@ -95,3 +95,29 @@ def test_the_demos_link_signs_in_by_itself_and_leaves_no_key_in_the_address(
     assert "pk_" not in page.url and page.url.endswith("/ops/dashboard")
     page.click("text=sign out")
     expect(page.locator("#signin")).to_be_visible()
+
+
+def test_the_pages_run_under_their_content_security_policy_with_no_violation(
+    service: Embedded, page: Page
+) -> None:
+    """Every answer carries a strict policy (``services.api.page_headers``): the sign-in form,
+    the live dashboard and the replay viewer, its export included, must not need more."""
+    assert service.api is not None
+    address = service.api.address
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text
+            else None)  # fmt: skip
+    page.goto("about:blank")
+    page.context.clear_cookies()
+    key = service.api.ctx.keys.create(["operator"], "policy test").token
+    page.goto(f"{address}/ops/dashboard")
+    page.fill("#key", key)
+    page.click("#signin button")
+    expect(page.locator("#live")).to_have_attribute("data-live", "live")
+    page.goto(f"{address}/ops/replay?table=demo-harbin.1#key={key}")
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#verdict")).not_to_be_empty()
+    with page.expect_download() as download:
+        page.click("#export")
+    assert download.value.suggested_filename == "demo-harbin.1.jsonl"
+    assert refused == []
