@@ -8,13 +8,19 @@ past a 64-bit integer, and points, penalties, boards and statistics stopped for 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
-from security_kit import SeatedTable, Served, new_id
+from security_kit import SeatedTable, Served, new_id, wait_until
 
 from events import limits
+from events.envelope import NewEvent
+from events.store import open_store
 from services.rules.scoring import bao, shandong, shanghai, tanggu
+from services.rules.table.commands import LeaveTable, OpenTable, StartHand
+from services.tables import Accepted, TableService
+from services.tables.transfer import export_lines
 
 EVERY_SCOPE = "tables,tokens,reads,operator"
 
@@ -184,3 +190,65 @@ def test_the_worst_hand_at_the_largest_stake_fits_the_read_models_integers() -> 
     assert max(sd_worst, tg_worst) <= limits.MAX_HAND_AMOUNT
     assert limits.MAX_HAND_AMOUNT * limits.HANDS_OF_HEADROOM <= limits.READ_MODEL_INT_MAX
     assert limits.HANDS_OF_HEADROOM > 10**8  # a balance outlives any platform's players
+
+
+def _old_table_export(root: Path, table_id: str, players: list[str]) -> Path:
+    """An export of a 上海 table from before the limits: 底注 10^18, seat 0 left mid-hand, so
+    its penalty is 66 × 10^18, past any 64-bit integer. Played at 底注 1 on a scratch store and
+    recorded again at 10^18 (today's commands refuse such a 底注), hash chain and all."""
+    played, old = open_store(f"sqlite:///{root}/played.sqlite3"), open_store(f"sqlite:///{root}/old.sqlite3")
+    service = TableService(played)
+    for n, command in enumerate([OpenTable(table_id=table_id, variant="shanghai", players=players),
+                                 StartHand(), LeaveTable(seat=0)]):  # fmt: skip
+        assert isinstance(service.handle(table_id, command, command_id=f"old-{n}"), Accepted)
+    for event in played.read_stream(table_id):
+        payload = dict(event.payload)
+        if event.type == "table_opened":
+            payload["base_stake"] = 10**18
+        if event.type == "penalty_adjudicated":
+            payload["amounts"] = [a * 10**18 for a in payload["amounts"]]
+        old.append(table_id, event.version - 1, [NewEvent(
+            event.type, payload, event.actor, event.rules_version, event.schema_version)])  # fmt: skip
+    assert any(e.type == "penalty_adjudicated" for e in old.read_stream(table_id))
+    path = root / "old-table.jsonl"
+    path.write_text("".join(f"{line}\n" for line in export_lines(old.read_stream(table_id))))
+    played.close()
+    old.close()
+    return path
+
+
+def test_an_imported_table_no_read_model_can_hold_stops_its_projections_alone_and_the_rest_answer(
+    embedded: Served, platform_key: str, tmp_path: Path
+) -> None:
+    """An operator imports an old table (``paiju import``) whose penalty overflows: points,
+    penalties, boards and statistics stop there, saying so; live tables, levels and rooms go
+    on, and so does play."""
+    old_id, players = new_id("old-shanghai"), [new_id(p) for p in "wxyz"]
+    embedded.paiju("import", str(_old_table_export(tmp_path, old_id, players)))
+    table = embedded.seated_table(platform_key)  # a table played after the import
+    auth = {"Authorization": f"Bearer {platform_key}"}
+
+    def settled() -> bool:  # the stopped ones stopped, the others at the store's head
+        lines = embedded.paiju("projections", "status").splitlines()
+        return any(line.startswith("points: stopped") for line in lines) and all(
+            "lag 0" in line for line in lines if line.startswith(("levels", "live_tables", "rooms")))
+
+    assert wait_until(settled, 20)
+    shown = embedded.paiju("projections", "status")
+    for name in ("points", "penalties", "leaderboards", "player_stats"):
+        assert f"{name}: stopped" in shown and f"of {old_id}" in shown, shown
+    for name in ("levels", "live_tables", "rooms"):
+        assert f"{name}: live" in shown, shown
+    with embedded.client() as http:
+        head = http.get("/v1/reads/tables", headers=auth).json()["position"]
+        for path in (f"/v1/reads/tables/{table.table_id}", "/v1/reads/tables",
+                     f"/v1/reads/players/{table.players[0]}/levels", "/v1/reads/rooms"):  # fmt: skip
+            answer = http.get(path, params={"min_position": head}, headers=auth)
+            assert answer.status_code == 200, f"{path}: {answer.text}"
+        behind = http.get(f"/v1/reads/players/{table.players[0]}/points",
+                          params={"min_position": head, "wait": 0}, headers=auth)  # fmt: skip
+        assert behind.status_code == 503 and "stopped at position" in behind.json()["detail"]
+        ready = http.get("/readyz").json()
+        problems = " ".join(p for part in ready["parts"].values() for p in part["problems"])
+        assert "projector points stopped at position" in problems, ready
+        assert http.get(f"/v1/tables/{table.table_id}/view", headers=table.seat(1)).status_code == 200
