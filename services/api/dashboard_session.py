@@ -5,9 +5,11 @@ The credential is a platform API key with the ``operator`` scope (``paiju keys c
 session cookie for a shift (``SESSION_SECONDS``): a JWT signed with the API's token secret,
 naming the key (``{"kind": "ops", "key": key_id, "aud": "paiju-ops", "exp", ...}``),
 HttpOnly, SameSite=Strict, for ``/ops/dashboard`` only. The key itself is never stored in the
-browser. Every request checks the session's signature and expiry and that its key is still
-live with the ``operator`` scope, so revoking the key ends its sessions (an open stream
-within ``RECHECK_SECONDS``).
+browser. Every request checks the session's signature and expiry, that it was not signed
+out, and that its key is still live with the ``operator`` scope, so revoking the key ends its
+sessions (an open stream within ``RECHECK_SECONDS``). Signing out records the session's id
+(``jti``) in the store until it would have expired (``KeyStore.end_session``): a copy of the
+cookie kept, or still open in another tab, is refused by every API process on that store.
 
 Scripts may instead send the key itself (``Authorization: Bearer pk_...``); the stream also
 takes ``?access_token=`` (a key or a session token), since EventSource cannot send headers.
@@ -42,6 +44,14 @@ class Operator:
     key_id: str
     label: str
     expires_at: int | None  # the session's end (None: the key itself was sent)
+    session_id: str | None = None  # the session's jti (None: the key itself was sent)
+
+
+@dataclass(frozen=True)
+class Session:
+    key_id: str
+    expires_at: int
+    session_id: str
 
 
 def mint(ctx: ApiContext, key_id: str, seconds: int | None = None) -> tuple[str, int]:
@@ -53,7 +63,7 @@ def mint(ctx: ApiContext, key_id: str, seconds: int | None = None) -> tuple[str,
     return jwt.encode(body, ctx.signer.secret, algorithm="HS256"), expires
 
 
-def _session_key(ctx: ApiContext, raw: str) -> tuple[str, int]:
+def _session(ctx: ApiContext, raw: str) -> Session:
     try:
         body = jwt.decode(raw, ctx.signer.secret, algorithms=["HS256"], audience=AUDIENCE,
                           options={"require": ["exp", "iat", "aud", "jti"]})  # fmt: skip
@@ -65,10 +75,12 @@ def _session_key(ctx: ApiContext, raw: str) -> tuple[str, int]:
                       ) from None  # fmt: skip
     if body.get("kind") != "ops" or not isinstance(body.get("key"), str):
         raise Problem(401, "Unauthorized", "the token is not a dashboard session")
-    return body["key"], int(body["exp"])
+    return Session(body["key"], int(body["exp"]), str(body["jti"]))
 
 
-def _live_operator_key(ctx: ApiContext, key_id: str) -> str:
+def _live_operator_key(ctx: ApiContext, key_id: str, session_id: str | None = None) -> str:
+    if session_id is not None and ctx.keys.session_ended(session_id):
+        raise Problem(401, "Unauthorized", "this dashboard session was signed out: sign in again")
     key = ctx.keys.get(key_id)
     if key is None or key.revoked:
         raise Problem(401, "Unauthorized", f"the API key {key_id} of this session is revoked")
@@ -85,9 +97,9 @@ async def check(ctx: ApiContext, raw: str | None) -> Operator:
     if raw.startswith(PREFIX):
         key = await verify_key(ctx, raw, SCOPE)
         return Operator(key.key_id, key.label, None)
-    key_id, expires = _session_key(ctx, raw)
-    label = await run_in_threadpool(_live_operator_key, ctx, key_id)
-    return Operator(key_id, label, expires)
+    session = _session(ctx, raw)
+    label = await run_in_threadpool(_live_operator_key, ctx, session.key_id, session.session_id)
+    return Operator(session.key_id, label, session.expires_at, session.session_id)
 
 
 def credential(request: Request, query: bool = False) -> str | None:
@@ -108,12 +120,25 @@ async def sign_in(ctx: ApiContext, key: str) -> tuple[Operator, str, int]:
     return operator, token, expires - int(time.time())
 
 
+async def sign_out(ctx: ApiContext, raw: str | None) -> None:
+    """End the session ``raw`` names for good, at every API process on the store (a key, or
+    a session no longer valid, has nothing to end)."""
+    if not raw or raw.startswith(PREFIX):
+        return
+    try:
+        session = _session(ctx, raw)
+    except Problem:
+        return
+    await run_in_threadpool(ctx.keys.end_session, session.session_id, session.expires_at,
+                            int(time.time()))  # fmt: skip
+
+
 async def still_live(ctx: ApiContext, operator: Operator) -> bool:
     """Whether the operator's key is still live (an open stream asks now and then)."""
     if operator.expires_at is not None and operator.expires_at <= time.time():
         return False
     try:
-        await run_in_threadpool(_live_operator_key, ctx, operator.key_id)
+        await run_in_threadpool(_live_operator_key, ctx, operator.key_id, operator.session_id)
     except Problem:
         return False
     return True

@@ -4,7 +4,9 @@ The platform's backend calls the platform routes (open a table, deal, mint token
 ``Authorization: Bearer pk_<id>.<secret>``. The store keeps the id, the scopes and
 HMAC-SHA256(pepper, secret) (plain SHA-256 without a pepper): a copy of the database calls
 nothing. The hash is compared in constant time; a revoked key is refused from then on.
-Keys live in the event store's database (``api_keys``, migration 0008), on either backend.
+Keys live in the event store's database (``api_keys``, migration 0008), on either backend,
+beside the dashboard sessions signed out before their end (``ended_dashboard_sessions``,
+migration 0010): a session is a signed cookie, and this is what every API process checks.
 """
 
 from __future__ import annotations
@@ -152,6 +154,22 @@ class KeyStore:
         found = self.get(key_id)
         assert found is not None
         return found
+
+    def end_session(self, session_id: str, expires_at: int, now: int) -> None:
+        """Record a dashboard session as signed out until ``expires_at`` (unix seconds), and
+        forget those that have expired by ``now`` (their cookies are refused anyway)."""
+        self._run("DELETE FROM ended_dashboard_sessions WHERE expires_at <= ?", (now,))
+        self._run(
+            "INSERT INTO ended_dashboard_sessions (session_id, expires_at) VALUES (?, ?)"
+            " ON CONFLICT (session_id) DO NOTHING",
+            (session_id, expires_at),
+        )
+
+    def session_ended(self, session_id: str) -> bool:
+        rows = self._run(
+            "SELECT 1 FROM ended_dashboard_sessions WHERE session_id = ?", (session_id,)
+        )
+        return bool(rows)
 
     def verify(self, token: str) -> ApiKey | None:
         """The live key ``token`` names, or None (malformed, unknown, wrong secret, revoked)."""

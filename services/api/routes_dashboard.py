@@ -4,7 +4,8 @@
   health of the parts), rendered with the current snapshot; without an operator, the sign-in
   form (401).
 - ``POST /ops/dashboard/session`` (form ``key=pk_...``, a key with the ``operator`` scope): a
-  session cookie and back to the page; ``POST /ops/dashboard/session/end`` signs out.
+  session cookie and back to the page; ``POST /ops/dashboard/session/end`` signs out (the
+  session is ended in the store: its cookie is refused from then on, at every API process).
 - ``GET /ops/dashboard/events``: the stream. An event ``snapshot`` every second, and as soon as
   the store's head moves (at most every quarter second), with every panel's HTML; the page
   swaps them in. Cookie, ``Authorization: Bearer pk_...`` or ``?access_token=``.
@@ -106,7 +107,9 @@ async def session(request: Request, ctx: Ctx) -> Response:
 
 
 @router.post("/session/end", summary="Sign out of the dashboard", include_in_schema=False)
-async def session_end() -> Response:
+async def session_end(request: Request, ctx: Ctx) -> Response:
+    # Ended in the store, not only in this browser: a kept copy of the cookie is refused too.
+    await dashboard_session.sign_out(ctx, dashboard_session.credential(request))
     done = RedirectResponse(dashboard_session.PATH, status_code=303)
     done.delete_cookie(dashboard_session.COOKIE, path=dashboard_session.PATH)
     return done

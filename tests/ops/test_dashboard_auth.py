@@ -165,3 +165,23 @@ def test_paiju_serve_prints_where_to_watch_and_the_demos_link_signs_in_with_one_
     assert http.post("/ops/dashboard/session", data={"key": key}).status_code == 303
     old = first.split()[2].split("#key=")[1]
     assert http.post("/ops/dashboard/session", data={"key": old}).status_code == 401  # revoked
+
+
+def test_an_open_stream_signs_out_once_its_session_is_signed_out_elsewhere(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dashboard_session, "RECHECK_SECONDS", 0.2)
+    session, _ = dashboard_session.mint(served.ctx, operator_key(served)[1])
+    seen: list[str] = []
+    with httpx.stream("GET", f"{served.base}/ops/dashboard/events", params={"access_token": session},
+                      timeout=10) as response:  # fmt: skip
+        deadline = time.monotonic() + 10
+        for line in response.iter_lines():
+            assert time.monotonic() < deadline, f"still streaming after 10 s: {seen}"
+            if line.startswith("event:"):
+                seen.append(line[6:].strip())
+                if len(seen) == 1:  # another tab of the same browser signs out
+                    ended = httpx.post(f"{served.base}/ops/dashboard/session/end",
+                                       cookies={"paiju_ops": session})  # fmt: skip
+                    assert ended.status_code == 303
+    assert seen[0] == "snapshot" and seen[-1] == "signed_out"
