@@ -110,3 +110,29 @@ class RoomSeatReleased(DomainEvent):
     reason: ReleaseReason
     table_id: str | None = Field(default=None, max_length=64)
     points: int = 0
+
+
+TableReleaseReason = Literal["series_ended", "not_seated"]
+
+
+@registry.register
+class TableSeatClaimed(DomainEvent):
+    """On the player's stream: the platform seats the player at a table of its own (``POST
+    /v1/tables``, in no room); the player may hold no seat elsewhere until it is released."""
+
+    type: Literal["table_seat_claimed"] = "table_seat_claimed"
+    player: PlayerId = Field(min_length=1, max_length=128)
+    table_id: str = Field(min_length=1, max_length=128)
+
+
+@registry.register
+class TableSeatReleased(DomainEvent):
+    """On the player's stream: the player's hold on the platform's table is over: its series
+    ended (``points``: what it paid and charged the player's seat), or the table never opened
+    with the player (``not_seated``: its opening was refused, or never came)."""
+
+    type: Literal["table_seat_released"] = "table_seat_released"
+    player: PlayerId = Field(min_length=1, max_length=128)
+    table_id: str = Field(min_length=1, max_length=128)
+    reason: TableReleaseReason
+    points: int = 0

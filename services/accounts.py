@@ -2,7 +2,10 @@
 
 ``adjust_points`` appends one ``points_adjusted`` to the player's stream ``player:<id>``
 under the caller's command id: sent twice, it is recorded once (the store answers a recorded
-id with its first result). Bad input is refused by name before anything is written.
+id with its first result). Bad input is refused by name before anything is written, and so is
+a grant or top-up below 0 or a correction that would take the balance below 0
+(``services.rooms.account.adjustment_refusal``): decided on the player's stream as folded at a
+version, and appended at that version, so two corrections racing cannot both spend one balance.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from events.accounts import AdjustmentKind, PointsAdjusted
 from events.envelope import Actor, RecordedEvent, check_id
 from events.registry import registry
 from events.store.base import ConcurrencyError, EventStore
+from services.rooms.account import adjustment_refusal, fold_account
 from services.rules import RULES_VERSION
 
 ATTEMPTS = 8
@@ -48,10 +52,15 @@ def adjust_points(
     record = {"command": "adjust_points", **event.model_dump(mode="json")}
     draft = registry.new_event(event, actor=Actor.operator(), rules_version=RULES_VERSION)
     for _ in range(ATTEMPTS):
+        first = store.find_command(command_id, stream, record)
+        if first:  # sent again: the first answer, though the balance has moved since
+            return first[0]
+        account = fold_account(player, store.read_stream(stream))
+        refusal = adjustment_refusal(account, amount, kind)
+        if refusal is not None:
+            raise AdjustmentError(f"points adjustment refused: {refusal}")
         try:
-            (recorded,) = store.append(
-                stream, store.stream_version(stream), [draft], command_id, record
-            )
+            (recorded,) = store.append(stream, account.version, [draft], command_id, record)
             return recorded
         except ConcurrencyError:
             continue  # another adjustment of this player landed first: append after it

@@ -15,6 +15,7 @@ from services.api.auth import Ctx, TablesKey, TokensKey, forbidden
 from services.api.commands import CommandIdHeader, IfMatch, dispatch, outcome_schema
 from services.api.context import ApiContext
 from services.api.problems import Problem
+from services.api.table_seating import hold_players, released_if_refused
 from services.api.tables import TableId, loaded_table
 from services.rules.table.commands import OpenTable, StartHand
 
@@ -50,8 +51,10 @@ async def open_table(
     key: TablesKey,
     ctx: Ctx,
 ) -> JSONResponse:
-    return await dispatch(ctx, command.table_id, command, command_id=command_id,
-                          actor=Actor.system())  # fmt: skip
+    await hold_players(ctx, command)  # decision 18: one table per player (409 naming both)
+    answer = await dispatch(ctx, command.table_id, command, command_id=command_id,
+                            actor=Actor.system())  # fmt: skip
+    return await released_if_refused(ctx, command, answer)
 
 
 @router.post("/tables/{table_id}/hands", responses=outcome_schema(), summary="Deal the next hand")

@@ -11,8 +11,12 @@ progress. What the player's stream holds: the platform's adjustments (``points_a
 ``services.accounts``) and, for each room table the player played, what that table paid and
 charged their seat (``room_seat_released.points``, summed from the table's own
 ``hand_settled`` and ``penalty_adjudicated`` when the hold on it is released). Tables the
-platform opens itself outside rooms (``POST /v1/tables``) are in the points read model but not
-here: their players are the platform's to choose, and no room gates them.
+platform opens itself outside rooms (``POST /v1/tables``) are in the points read model, and not
+here until the player's hold on such a table (``table_seat_claimed``, ``services.rooms.
+platform``) is released once its series is over (``table_seat_released.points``).
+
+A grant or a top-up adds points; a correction (support's) may take some back, never more than
+the player has here (``adjustment_refusal``): decided on this fold, appended at its version.
 """
 
 from __future__ import annotations
@@ -33,20 +37,40 @@ class PlayerAccount:
     room: str | None = None  # the room the player holds a seat in
     claimed_at: datetime | None = None
     version: int = 0
+    table: str | None = None  # the platform's table (no room) the player holds a seat at
+    settled: frozenset[str] = frozenset()  # the tables whose hold was released with points
 
 
 def fold_account(player: str, events: Iterable[RecordedEvent]) -> PlayerAccount:
-    points, room, claimed_at, version = 0, None, None, 0
+    points, room, claimed_at, version, table = 0, None, None, 0, None
+    settled: set[str] = set()
     for event in events:
         version = event.version
         if event.type == "points_adjusted":
             points += int(event.payload["amount"])
         elif event.type == "room_seat_claimed":
             room, claimed_at = event.payload["room"], event.recorded_at
-        elif event.type == "room_seat_released":
+        elif event.type == "table_seat_claimed":
+            table, claimed_at = event.payload["table_id"], event.recorded_at
+        elif event.type in ("room_seat_released", "table_seat_released"):
             points += int(event.payload.get("points", 0))
-            room, claimed_at = None, None
-    return PlayerAccount(player, points, room, claimed_at, version)
+            if event.payload.get("table_id") and event.payload.get("reason") == "series_ended":
+                settled.add(event.payload["table_id"])
+            room, table, claimed_at = None, None, None
+    return PlayerAccount(player, points, room, claimed_at, version, table, frozenset(settled))
+
+
+def adjustment_refusal(account: PlayerAccount, amount: int, kind: str) -> str | None:
+    """Why the platform may not make this change of the player's 积分, or None: a grant and a
+    top-up add (a negative one would be a charge no table made), and a correction takes back
+    at most what the player has."""
+    if kind in ("grant", "top_up") and amount < 0:
+        return (f"a {kind} adds points: the amount must be above 0, not {amount} (a correction "
+                f"may take points back)")  # fmt: skip
+    if kind == "correction" and account.points + amount < 0:
+        return (f"a correction may lower {account.player}'s {account.points} points to 0 at "
+                f"most: {amount} would leave {account.points + amount}")  # fmt: skip
+    return None
 
 
 def seat_points(table: Iterable[RecordedEvent], seat: int) -> tuple[int, bool]:

@@ -17,7 +17,8 @@ the player sits at that room's forming table, or its table still plays (托管 p
 whose player left counts: the series is not over). It is released when the player leaves
 before the start, or lazily, by the next join, once that table's series is over (its points
 then go to the player's stream) or when it was a claim that never became a seat (a process
-that stopped between the two appends) and is older than ``claim_grace`` seconds.
+that stopped between the two appends) and is older than ``claim_grace`` seconds. A hold on a
+table the platform opened itself (``platform``) refuses a join the same way (``holds``).
 """
 
 from __future__ import annotations
@@ -38,17 +39,18 @@ from events.rooms import (
     RoomSeatClaimed,
     RoomSeatReleased,
     RoomTableStarted,
+    TableSeatReleased,
 )
 from events.store.base import ConcurrencyError, EventStore
 from services.accounts import account_stream
 from services.rooms import room as rules
 from services.rooms.account import PlayerAccount, fold_account, seat_points
+from services.rooms.holds import elsewhere, table_hold_release
 from services.rooms.room import RoomRefused, RoomState, evolve_room
 from services.rooms.starter import TableStarter
 from services.rules import RULES_VERSION
 
 ATTEMPTS = 16
-ELSEWHERE = "您已在别的游戏房间游戏，请返回原来房间"
 
 
 class RoomBusy(RuntimeError):
@@ -100,8 +102,8 @@ class RoomService:
                 return state  # seated already (perhaps by an earlier attempt of this join)
             self.ensure_started(state)
             account = self.account(player)
-            if account.room is not None and not claimed:
-                account = self._free_hold(account)
+            if not claimed:
+                account = self.free_holds(account)
             try:
                 events = rules.join(state, player, account.points)
             except RoomRefused:
@@ -150,6 +152,26 @@ class RoomService:
                 self.starter.start(state.room, started)
 
     # -- holds --------------------------------------------------------------------------------
+    def free_holds(self, account: PlayerAccount) -> PlayerAccount:
+        """The player's account with every hold that is over released (a room's, a platform
+        table's: ``holds``); refused ``seated_elsewhere`` while one is not."""
+        if account.room is not None:
+            account = self._free_hold(account)
+        if account.table is not None:
+            released = table_hold_release(self.store, account, self.clock(), self.claim_grace)
+            self.release_table(released)
+            account = self.account(account.player)
+        return account
+
+    def release_table(self, released: TableSeatReleased) -> None:
+        for _ in range(ATTEMPTS):
+            account = self.account(released.player)
+            if account.table != released.table_id:
+                return  # released already (by a retry of this request, or another)
+            if self._append_player(account, [released]):
+                return
+        raise RoomBusy(f"player {released.player}: the account stayed busy; send it again")
+
     def _free_hold(self, account: PlayerAccount) -> PlayerAccount:
         """Release the player's hold on another room if it is over, else refuse with the table
         they must return to."""
@@ -157,20 +179,17 @@ class RoomService:
         held = self.load(account.room)
         player = account.player
         if held.seat_of(player) is not None:
-            raise RoomRefused("seated_elsewhere", f"{ELSEWHERE} (table {held.table_id})",
-                              table_id=held.table_id, room=held.room)  # fmt: skip
+            raise elsewhere(player, held.table_id, held.room)
         table_id = held.playing.get(player)
         if table_id is not None and table_id not in self._settled_tables(player):
             points, over = self._table_points(table_id, player)
             if not over:
-                raise RoomRefused("seated_elsewhere", f"{ELSEWHERE} (table {table_id})",
-                                  table_id=table_id, room=held.room)  # fmt: skip
+                raise elsewhere(player, table_id, held.room)
             self._release(player, held.room, "series_ended", table_id, points)
         else:
             age = (self.clock() - account.claimed_at).total_seconds() if account.claimed_at else 1e9
             if age < self.claim_grace:  # another join of this player is between its appends
-                raise RoomRefused("seated_elsewhere", f"{ELSEWHERE} (table {held.table_id})",
-                                  table_id=held.table_id, room=held.room)  # fmt: skip
+                raise elsewhere(player, held.table_id, held.room)
             self._release(player, held.room, "not_seated")
         return self.account(player)
 

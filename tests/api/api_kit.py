@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,8 +44,10 @@ def platform_headers(key: str, command_id: str | None = None) -> dict[str, str]:
     return headers
 
 
-def table_body(table_id: str) -> dict[str, Any]:
-    return {"table_id": table_id, "variant": "harbin", "players": ["ann", "bo", "cy", "di"]}
+def table_body(table_id: str, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """Players of this table alone unless named: a player sits at one table (decision 18)."""
+    players = list(players or (f"{p}-{table_id}" for p in ("ann", "bo", "cy", "di")))
+    return {"table_id": table_id, "variant": "harbin", "players": players}
 
 
 def ok(response: httpx.Response) -> dict[str, Any]:
@@ -116,15 +118,17 @@ def read_events(
 
 
 
-async def open_dealt_table(client: httpx.AsyncClient, key: str, deal: bool = True) -> Table:
+async def open_dealt_table(client: httpx.AsyncClient, key: str, deal: bool = True,
+                           players: Sequence[str] | None = None) -> Table:  # fmt: skip
     """A table opened (and dealt) through the platform routes, with its four seat tokens."""
     table = Table(new_id("t"))
-    ok(await client.post("/v1/tables", json=table_body(table.table_id),
+    body = table_body(table.table_id, players)
+    ok(await client.post("/v1/tables", json=body,
                          headers=platform_headers(key, new_id("open"))))  # fmt: skip
     if deal:
         ok(await client.post(f"/v1/tables/{table.table_id}/hands",
                              headers=platform_headers(key, new_id("deal"))))  # fmt: skip
-    for seat, player in enumerate(table_body(table.table_id)["players"]):
+    for seat, player in enumerate(body["players"]):
         minted = ok(await client.post(f"/v1/tables/{table.table_id}/seats/{seat}/tokens",
                                       json={"player": player}, headers=platform_headers(key)))  # fmt: skip
         table.tokens.append(minted["token"])

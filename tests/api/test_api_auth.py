@@ -102,7 +102,7 @@ async def test_a_seat_token_is_minted_only_for_that_seats_player(client: httpx.A
     wrong = await client.post(f"/v1/tables/{table.table_id}/seats/2/tokens", json={"player": "ann"},
                               headers=platform_headers(api.key))  # fmt: skip
     assert wrong.status_code == 409
-    assert wrong.json()["detail"] == f"seat 2 of table {table.table_id} is 'cy', not 'ann'"
+    assert wrong.json()["detail"] == f"seat 2 of table {table.table_id} is 'cy-{table.table_id}', not 'ann'"
 
 
 async def test_a_spectator_sees_what_player_view_gives_a_spectator(client: httpx.AsyncClient, api: Api) -> None:

@@ -144,7 +144,7 @@ async def test_a_key_without_the_reads_scope_is_refused(
 async def test_a_seat_token_reads_its_own_players_rows_and_nothing_else(
     api: Api, client: httpx.AsyncClient, played: dict[str, object]
 ) -> None:
-    table = await open_dealt_table(client, api.key, deal=False)  # its seat 0 is ann
+    table = await open_dealt_table(client, api.key, deal=False, players=PLAYERS)  # seat 0: ann
     mine = table.seat(0)
     assert (await client.get("/v1/reads/players/ann/points", headers=mine)).status_code == 200
     assert (await client.get("/v1/reads/players/ann/levels", headers=mine)).status_code == 200

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from events.limits import (
     MAX_BASE_STAKE,
@@ -45,6 +45,18 @@ class OpenTable(Command):
     options: dict[str, bool] = Field(default_factory=dict, max_length=MAX_OPTIONS)
     timing: dict[str, WaitSeconds] = Field(default_factory=dict, max_length=MAX_OPTIONS)
     room: str = Field(default="", max_length=64)  # the platform's room (decision 18); "": none
+
+    @field_validator("players")
+    @classmethod
+    def _four_different(cls, players: tuple[str, str, str, str]) -> tuple[str, str, str, str]:
+        # Decision 18: a player sits at one table, so at one seat of it (one player in all four
+        # seats would play against themself, and their points could only go round).
+        for player in dict.fromkeys(players):
+            seats = [seat for seat, p in enumerate(players) if p == player]
+            if len(seats) > 1:
+                raise ValueError(f"a table seats four different players; {player!r} is in "
+                                 f"seats {', '.join(map(str, seats))}")  # fmt: skip
+        return players
 
 
 class StartHand(Command):

@@ -277,6 +277,8 @@ POLICIES: dict[str, Policy] = {
     ),
     "room_seat_claimed": dict.fromkeys(("player", "room"), SECRET),
     "room_seat_released": dict.fromkeys(("player", "room", "reason", "table_id", "points"), SECRET),
+    "table_seat_claimed": dict.fromkeys(("player", "table_id"), SECRET),
+    "table_seat_released": dict.fromkeys(("player", "table_id", "reason", "points"), SECRET),
     "series_ended": public("number", "reason", "hands"),
 }
 """Every event type's policy. ``tests/table/test_redact.py`` holds each registered type to one."""
