@@ -156,8 +156,9 @@ class DemoTable:
         await asyncio.gather(*(p.run() for p in self.players))
 
     def call_on(self, seats: list[int], version: int) -> None:
-        """The lead saw the table wait on these seats (public, in every view): each one looks
-        at its own view and legal commands and moves (the others need not read the table)."""
+        """The lead saw the table wait on these seats (a turn is public in every view; a claim
+        window's asked seats are not, so it calls on all that might be): each one looks at its
+        own view and legal commands and moves (the others need not read the table)."""
         for seat in seats:
             player = self.players[seat]
             if seat != self.plan.lead and seat != self.idle:
@@ -320,7 +321,7 @@ class Player:
         if self.seat == self.table.plan.lead:
             if not await self.table.maybe_deal(view):
                 self.again()
-            self.table.call_on(awaited, version)
+            self.table.call_on(called(view), version)
         if self.seat not in awaited:
             return
         legal = await self.get(f"/v1/tables/{table_id}/seats/{self.seat}/legal")
@@ -369,6 +370,16 @@ class Player:
         body = checked(answer, f"GET {path}")
         self.etag = _version_of(answer.headers.get("ETag"))
         return body
+
+
+def called(view: dict[str, Any]) -> list[int]:
+    """The seats the lead calls on: those the table waits on, and on a claim window (whose
+    asked seats a view does not name but the viewer's own) every seat but the discarder."""
+    seats = {s for wait in view["waits"] for s in wait["seats"]}
+    window = (view.get("hand") or {}).get("window")
+    if window is not None and any(w["wait"] == "claim" for w in view["waits"]):
+        seats |= {s for s in range(4) if s != window["from_seat"]}
+    return sorted(seats)
 
 
 async def server_sent_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:

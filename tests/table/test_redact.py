@@ -161,7 +161,7 @@ def test_a_kongs_replacement_draw_is_sent_to_its_owner_only(variant: str) -> Non
 
 
 @pytest.mark.parametrize("variant", ["shanghai", "tanggu"])
-def test_a_claim_answer_is_sent_to_the_other_seats_without_what_was_claimed(variant: str) -> None:
+def test_a_claim_answer_is_sent_to_the_other_seats_without_what_or_whose(variant: str) -> None:
     table = Table(variant)
     table.start({0: "345m678m99p2s4s6s8s1z2m", 2: "22m"})
     table.discard(0, "2m")
@@ -170,4 +170,4 @@ def test_a_claim_answer_is_sent_to_the_other_seats_without_what_was_claimed(vari
     assert event_for(2, answer, before)["claim"] == "pong"
     for viewer in (0, 1, 3, "spectator"):
         seen = event_for(viewer, answer, before)
-        assert seen == {"type": "claim_answered", "seat": 2, "claim": None, "tiles": []}
+        assert seen == {"type": "claim_answered", "seat": None, "claim": None, "tiles": []}

@@ -9,10 +9,10 @@ events (``tests/projections/test_live_tables.py`` holds the two to agree over pl
 
 - a seat's turn after it draws or claims (its 超时托管 window if it timed out before), none
   while the system moves for it (after a timeout, or when it is away: left, dropped, 主动托管);
-- a claim window after a discard (or an added kong: 抢杠), on the seats that have not
-  answered and are not in 托管. Which of them hold a claim is in their concealed tiles and is
-  secret (``redact``): the row names every seat that may still answer, a superset of the
-  engine's window, with the one clock they share;
+- a claim window after a discard (or an added kong: 抢杠), on every seat but the discarder
+  that 托管 does not play. Which of them hold a claim is in their concealed tiles and is secret
+  (``redact``), and so is who answered (only a seat asked may): the row names them all, a
+  superset of the engine's window that no answer changes, with the one clock they share;
 - a wait began at the last event that changed what the table waits on (the engine's
   ``wait_since``: answers, drops, timeouts and the like keep the clock running), and runs out
   at that event's recorded time plus the table's seconds for it (``table_opened``'s timing
@@ -54,7 +54,7 @@ LIVE = TableSpec(
         ("wait_seconds", "int"),
         ("wait_until", "text"),
         ("seats", "json"),  # per seat: autoplay, connected, left, back_by
-        ("play", "json"),  # what the derivation remembers: phase, turn, discarder, answered …
+        ("play", "json"),  # what the derivation remembers: phase, turn, discarder …
         ("last_position", "int"),
         ("updated_at", "text"),
     ),
@@ -81,14 +81,14 @@ def opened_row(event: RecordedEvent) -> dict[str, Any]:
         "base_stake": p.get("base_stake", 1), "timing": timing.as_dict(), "live": 1,
         "status": "opened", "series_number": 1, "hand_number": 0, "dealer": None,
         "seats": [dict(PRESENT) for _ in range(4)],
-        "play": {"phase": "", "turn": None, "discarder": None, "answered": [], "owed": False,
+        "play": {"phase": "", "turn": None, "discarder": None, "owed": False,
                  "since": event.recorded_at.isoformat()},
     }  # fmt: skip
 
 
 class LiveTables:
     name: ClassVar[str] = "live_tables"
-    code_version: ClassVar[int] = 1
+    code_version: ClassVar[int] = 2  # 2: a claim window's seats no longer drop those who answered
     tables: ClassVar[tuple[TableSpec, ...]] = (LIVE,)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -112,7 +112,7 @@ class LiveTables:
         at = event.recorded_at.isoformat()
         if kind == "hand_started":
             row.update(live=1, status="playing", hand_number=p["hand_number"], dealer=p["dealer"])
-            play.update(phase="", turn=p["dealer"], discarder=None, answered=[], owed=False)
+            play.update(phase="", turn=p["dealer"], discarder=None, owed=False)
             for seat in seats:  # a seat still away gets a new grace, counted from the deal
                 if not seat["connected"]:
                     seat.update(dropped_at=at, grace_over=False)
@@ -121,11 +121,9 @@ class LiveTables:
         elif kind == "tile_drawn" or (kind == "tile_claimed" and p["kind"] != "kong"):
             play.update(phase="turn", turn=p["seat"], owed=False)
         elif kind == "tile_discarded" or (kind == "kong_declared" and p["kind"] == "added_kong"):
-            play.update(phase="claim", discarder=p["seat"], answered=[], owed=False)  # or 抢杠's
+            play.update(phase="claim", discarder=p["seat"], owed=False)  # or 抢杠's
         elif kind in ("tile_claimed", "kong_declared", "wildcard_set_aside"):
             self._kong(play, p)
-        elif kind == "claim_answered":
-            play["answered"] = sorted({*play["answered"], p["seat"]})
         elif kind in ("hand_won", "hand_drawn", "hand_settled"):
             row["status"] = "between_hands"
             play["phase"] = ""
@@ -195,7 +193,7 @@ def waiting(row: dict[str, Any]) -> None:
             kind = "autoplay_window" if seat["autoplay"] == "timeout" else "turn"
             who = [play["turn"]]
     elif row["status"] == "playing" and play["phase"] == "claim":
-        who = [s for s in range(4) if s != play["discarder"] and s not in play["answered"]
+        who = [s for s in range(4) if s != play["discarder"]
                and not away(seats[s]) and seats[s]["autoplay"] != "timeout"]  # fmt: skip
         kind = "claim" if who else ""
     seconds = int(timing[kind]) if kind else None

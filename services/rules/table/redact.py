@@ -15,7 +15,8 @@ every registered event type to a policy that names each of its fields.
 
 What the policies below keep (``docs/architecture.md``): no other seat's deal or draws, no wall
 or seed before the hand ends, no 宝 before the viewer's 听, no face of a hidden 暗杠, no other
-seat's answer in a claim window, no silent 听 (山东 暗楼, 塘沽's plain 听).
+seat's answer in a claim window, no other seat a claim window asked (its answer, 托管's pass for
+it, its timeout: issue 21), no silent 听 (山东 暗楼, 塘沽's plain 听).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any, Literal
 from events.base import DomainEvent
 from services.rules.table.state import TableState
 from services.rules.table.visibility import (
+    asked_seats_seen,
     concealed_kong_faces_shown,
     ready_announced,
     sees_bao,
@@ -169,6 +171,20 @@ def _kong_faces(tiles: Any, seen: Seen) -> Any:
     return None
 
 
+def _asked_seats(seats: Any, seen: Seen) -> Any:
+    """A claim window's timeout names the seats it asked: to a seat, only itself."""
+    if seen.payload.get("wait") != "claim":
+        return seats
+    viewer = seen.viewer
+    return asked_seats_seen(seats, viewer if isinstance(viewer, int) else None)
+
+
+def _on_turn_only(value: Any, seen: Seen) -> Any:
+    """托管 on a seat's turn is public; its pass in a claim window would name a seat the window
+    asked (and the reason, which seat of those in 托管), so the other seats are not told whose."""
+    return value if seen.payload.get("turn") else None
+
+
 def _each(policy: Policy) -> Show:
     """A list of nested models (the wins of a hand), each under its own policy."""
     return lambda items, seen: [apply(policy, seen.viewer, item, seen.before) for item in items]
@@ -184,6 +200,8 @@ _KONG_TILES = Field(owner=shown, seats=_kong_faces, spectator=_kong_faces, opera
 _READY = Field(
     owner=shown, seats=_ready_if_announced, spectator=_ready_if_announced, operator=shown
 )
+_ASKED = Field(owner=_asked_seats, seats=_asked_seats, spectator=_asked_seats, operator=shown)
+_TURN_ONLY = Field(owner=shown, seats=_on_turn_only, spectator=_on_turn_only, operator=shown)
 _NEW_BAO = Field(owner=_bao_if_ready, seats=_bao_if_ready, spectator=hidden, operator=shown)
 
 POLICIES: dict[str, Policy] = {
@@ -222,7 +240,7 @@ POLICIES: dict[str, Policy] = {
         "bao": Field(owner=_bao_learnt_on_ready),
     },
     "claim_answered": {
-        "seat": PUBLIC,
+        "seat": PRIVATE,  # an answer tells that its seat was asked (issue 21)
         "claim": PRIVATE,
         "tiles": Field(owner=shown, seats=hidden_as([]), spectator=hidden_as([]), operator=shown),
     },
@@ -251,8 +269,9 @@ POLICIES: dict[str, Policy] = {
     "seat_reconnected": public("seat"),
     "seat_left": public("seat", "mid_hand"),
     "table_dissolved": public("reason", "mid_hand"),
-    "wait_timed_out": public("wait", "seats"),
-    "seat_autoplayed": public("seat", "reason", "turn"),
+    # but not who a claim window asked: that is in their tiles (issue 21)
+    "wait_timed_out": {"wait": PUBLIC, "seats": _ASKED},
+    "seat_autoplayed": {"seat": _TURN_ONLY, "reason": _TURN_ONLY, "turn": PUBLIC},
     "penalty_adjudicated": public("seat", "cause", "rule", "amounts"),
     # a player's account, at no table (decision 18): for operators and support only
     "points_adjusted": dict.fromkeys(("player", "amount", "kind", "reason"), SECRET),

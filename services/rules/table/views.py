@@ -2,7 +2,8 @@
 
 No other seat's concealed tiles (unless laid open by 明楼 or the hand's end), no wall order,
 no 宝 before the viewer is 听, no face of another seat's hidden 暗杠, no other seat's answer
-in a claim window. ``seat=None`` is a spectator; ``operator=True`` sees everything.
+in a claim window, and of the seats a claim window asks only the viewer itself (the others' are
+read from their tiles). ``seat=None`` is a spectator; ``operator=True`` sees everything.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from services.rules.melds import Meld
 from services.rules.table.deadlines import deadlines
 from services.rules.table.state import HandState, SeatState, TableState
 from services.rules.table.visibility import (
+    asked_seats_seen,
     concealed_kong_faces_shown,
     ready_announced,
     sees_bao,
@@ -95,6 +97,21 @@ def _bao_view(hand: HandState, viewer: int | None, operator: bool) -> str | None
     return None
 
 
+def _waits_view(table: TableState, viewer: int | None, operator: bool) -> list[dict[str, Any]]:
+    """What the table waits on: whose turn and who may reconnect are public, as at a table; a
+    claim window is shown as waited on, with the viewer itself named only if it is asked."""
+    return [
+        {
+            "wait": d.wait,
+            "seats": list(d.seats)
+            if operator or d.wait != "claim"
+            else asked_seats_seen(d.seats, viewer),
+            "seconds": d.seconds,
+        }
+        for d in deadlines(table)
+    ]
+
+
 def player_view(table: TableState, seat: int | None, operator: bool = False) -> dict[str, Any]:
     """What ``seat`` may see of the table now (a JSON-ready dict)."""
     if seat is not None and not 0 <= seat <= 3:
@@ -113,9 +130,7 @@ def player_view(table: TableState, seat: int | None, operator: bool = False) -> 
             {"autoplay": p.autoplay, "connected": p.connected, "left": p.left}
             for p in table.presence
         ],
-        "waits": [
-            {"wait": d.wait, "seats": list(d.seats), "seconds": d.seconds} for d in deadlines(table)
-        ],
+        "waits": _waits_view(table, seat, operator),
         "hand": None,
     }
     hand = table.hand

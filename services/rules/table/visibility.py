@@ -26,3 +26,13 @@ def concealed_kong_faces_shown(config: VariantConfig, owner: SeatState) -> bool:
 def ready_announced(config: VariantConfig, mode: str | None) -> bool:
     """A silent 听 (山东 暗楼, 塘沽's plain 听) is not told to the other seats until the hand ends."""
     return mode not in config.silent_ready_modes
+
+
+def asked_seats_seen(asked: tuple[int, ...] | list[int], viewer: int | None) -> list[int]:
+    """Of the seats a claim window asks, the ones ``viewer`` may be told of: itself, if asked.
+
+    Which seats the rules ask is read from their concealed tiles, so it is as secret as the
+    tiles: a seat learns that the table waits on claims, and whether it may claim, never who
+    else may (issue 21). The window's timing is the tell left (``docs/architecture.md``).
+    """
+    return [s for s in asked if s == viewer]
