@@ -50,13 +50,14 @@ class Watched:
 
 
 async def open_table(client: httpx.AsyncClient, key: str, table_id: str) -> Watched:
-    body = {"table_id": table_id, "variant": "harbin", "players": list(PLAYERS),
+    players = [f"{p}-{table_id}" for p in PLAYERS]  # a player sits at one table (decision 18)
+    body = {"table_id": table_id, "variant": "harbin", "players": players,
             "timing": {"turn": 600, "claim": 600}}  # fmt: skip
     checked(await client.post("/v1/tables", json=body, headers=platform_headers(key, f"{table_id}/open")), "open")
     dealt = checked(await client.post(f"/v1/tables/{table_id}/hands",
                                       headers=platform_headers(key, f"{table_id}/deal-1")), "deal")  # fmt: skip
     tokens = [checked(await client.post(f"/v1/tables/{table_id}/seats/{s}/tokens", headers=platform_headers(key),
-                                        json={"player": p}), "mint")["token"] for s, p in enumerate(PLAYERS)]  # fmt: skip
+                                        json={"player": p}), "mint")["token"] for s, p in enumerate(players)]  # fmt: skip
     return Watched(table_id, tokens, dealt["last_version"])
 
 
