@@ -10,6 +10,7 @@ no event; an accepted outcome names events already in the stream.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Literal, Protocol, runtime_checkable
 
@@ -87,4 +88,49 @@ class OutcomeStore(Protocol):
     ) -> list[CommandOutcome]:
         """The refusals of commands a seat sent at a table, in the order they were recorded,
         those with ``sequence > after``."""
+        ...
+
+
+class CommandRequest(BaseModel):
+    """A command as a client sent it, kept under its command id before it is queued."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    command_id: str
+    table_id: str
+    fingerprint: str = Field(min_length=1, max_length=128)
+    """A digest of what was asked (route, table, command, ``If-Match``): the same key with
+    another fingerprint is another request under a key already used."""
+    body: str
+    """The queue message's arguments, as JSON: enough to send the command again."""
+    requested_at: datetime = Field(default_factory=utc_now)
+
+
+class RequestClaim(BaseModel):
+    """What ``claim_request`` found: this request is the first under its id, or the first
+    one's fingerprint, arrival and outcome (None: still in flight)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    first: bool
+    request: CommandRequest
+    outcome: CommandOutcome | None = None
+
+
+@runtime_checkable
+class RequestStore(Protocol):
+    """Where the API keeps each client command before queueing it (``events.store.requests_*``)."""
+
+    def claim_request(self, request: CommandRequest) -> RequestClaim:
+        """Keep ``request`` unless its command id has one; what is kept, with its outcome."""
+        ...
+
+    def find_request(self, command_id: str) -> RequestClaim | None:
+        """The request kept under ``command_id`` with its outcome; None if none was."""
+        ...
+
+    def on_outcome(self, command_id: str, wake: Callable[[], None]) -> Callable[[], None]:
+        """Call ``wake`` (from any thread, maybe more than once) when the outcome of
+        ``command_id`` may have been recorded; the answer stops it. A waiter still reads the
+        store: ``wake`` is a hint, which another process's store may never give."""
         ...

@@ -107,6 +107,12 @@ class Settings(BaseSettings):
     """How long a minted token lasts unless the platform asks for less."""
     api_command_wait: float = Field(default=2.0, ge=0, le=30)
     """Seconds a command's POST waits for its outcome before answering 202 (queued)."""
+    api_max_waits: int = Field(default=8, ge=1, le=1000)
+    """Outcomes one credential (an API key, a seat of a table) may await at once in an API
+    process; past it a command's POST answers 202 at once and a ``?wait=`` read 429."""
+    api_max_streams: int = Field(default=4, ge=1, le=100)
+    """Live streams one seat may hold open at once in an API process (a reconnect's overlap,
+    a second device); past it a new one is refused 429."""
     api_heartbeat_seconds: float = Field(default=15.0, gt=0, le=300)
     """A comment line on each idle stream this often, so proxies keep it open."""
     api_drop_grace_seconds: float = Field(default=5.0, ge=0, le=300)

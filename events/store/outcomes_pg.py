@@ -14,6 +14,7 @@ import contextlib
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -44,21 +45,27 @@ class OutcomeListener:
         self.listening = threading.Event()
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._waiters: defaultdict[str, set[threading.Event]] = defaultdict(set)
+        self._waiters: defaultdict[str, set[Callable[[], None]]] = defaultdict(set)
         self._thread = threading.Thread(target=self._run, name="paiju-outcomes", daemon=True)
         self._thread.start()
 
     def register(self, command_id: str) -> threading.Event:
         woken = threading.Event()
-        with self._lock:
-            self._waiters[command_id].add(woken)
+        self.on_notified(command_id, woken.set)
         return woken
 
     def unregister(self, command_id: str, woken: threading.Event) -> None:
+        self.forget(command_id, woken.set)
+
+    def on_notified(self, command_id: str, wake: Callable[[], None]) -> None:
+        with self._lock:
+            self._waiters[command_id].add(wake)
+
+    def forget(self, command_id: str, wake: Callable[[], None]) -> None:
         with self._lock:
             waiting = self._waiters.get(command_id)
             if waiting is not None:
-                waiting.discard(woken)
+                waiting.discard(wake)
                 if not waiting:
                     del self._waiters[command_id]
 
@@ -68,8 +75,9 @@ class OutcomeListener:
 
     def _wake(self, command_id: str) -> None:
         with self._lock:
-            for woken in self._waiters.get(command_id, ()):
-                woken.set()
+            wakes = list(self._waiters.get(command_id, ()))
+        for wake in wakes:
+            wake()
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -140,6 +148,11 @@ class PostgresOutcomes:
                 woken.clear()
         finally:
             listener.unregister(command_id, woken)
+
+    def on_outcome(self, command_id: str, wake: Callable[[], None]) -> Callable[[], None]:
+        listener = self._outcome_listener()
+        listener.on_notified(command_id, wake)
+        return lambda: listener.forget(command_id, wake)
 
     def _outcome_listener(self) -> OutcomeListener:
         with _LAZY_LOCK:

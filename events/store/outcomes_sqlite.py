@@ -12,6 +12,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +22,8 @@ from events.outcomes import CommandOutcome
 
 _RECORDED: dict[str, threading.Condition] = {}
 _RECORDED_LOCK = threading.Lock()
+_WAKES: dict[tuple[str, str], set[Callable[[], None]]] = {}
+"""(file, command id) -> who asked to be woken when its outcome is recorded in this process."""
 
 OUTCOME_COLUMNS = (
     "sequence, command_id, table_id, status, code, reason, first_version, last_version,"
@@ -32,6 +35,30 @@ def _recorded_for(path: str) -> threading.Condition:
     key = os.path.realpath(path)
     with _RECORDED_LOCK:
         return _RECORDED.setdefault(key, threading.Condition())
+
+
+def on_recorded(path: str, command_id: str, wake: Callable[[], None]) -> Callable[[], None]:
+    """Call ``wake`` when this process records the outcome of ``command_id`` on ``path``."""
+    key = (os.path.realpath(path), command_id)
+    with _RECORDED_LOCK:
+        _WAKES.setdefault(key, set()).add(wake)
+
+    def stop() -> None:
+        with _RECORDED_LOCK:
+            waiting = _WAKES.get(key)
+            if waiting is not None:
+                waiting.discard(wake)
+                if not waiting:
+                    del _WAKES[key]
+
+    return stop
+
+
+def _wake(path: str, command_id: str) -> None:
+    with _RECORDED_LOCK:
+        wakes = list(_WAKES.get((os.path.realpath(path), command_id), ()))
+    for wake in wakes:
+        wake()
 
 
 def outcome_from_row(row: tuple[Any, ...] | sqlite3.Row) -> CommandOutcome:
@@ -87,6 +114,7 @@ class SqliteOutcomes:
         condition = _recorded_for(self.path)
         with condition:
             condition.notify_all()
+        _wake(self.path, outcome.command_id)
         return recorded
 
     def load_outcome(self, command_id: str) -> CommandOutcome | None:

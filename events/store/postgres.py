@@ -81,12 +81,15 @@ from events.store.pg_append import (
     pg_error,
 )
 from events.store.pg_timers import PostgresTimers
+from events.store.requests_pg import PostgresRequests
 from events.store.timers import Timer, check_timers
 
 Row = tuple[Any, ...]
 
 
-class PostgresEventStore(PostgresTimers, PostgresOutcomes):  # outcomes: events.store.outcomes_pg
+class PostgresEventStore(
+    PostgresTimers, PostgresOutcomes, PostgresRequests
+):  # outcomes: events.store.outcomes_pg
     def __init__(
         self,
         conninfo: str,

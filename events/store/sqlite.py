@@ -41,6 +41,7 @@ from events.store.base import (
 )
 from events.store.migrations import migrate_sqlite
 from events.store.outcomes_sqlite import SqliteOutcomes
+from events.store.requests_sqlite import SqliteRequests
 from events.store.sqlite_timers import (
     SqliteTimers,
     replace_timers,
@@ -70,7 +71,9 @@ def _decode(row: sqlite3.Row | tuple[Any, ...]) -> RecordedEvent:
     return row_to_event(values)
 
 
-class SqliteEventStore(SqliteTimers, SqliteOutcomes):  # outcomes: events.store.outcomes_sqlite
+class SqliteEventStore(
+    SqliteTimers, SqliteOutcomes, SqliteRequests
+):  # outcomes: events.store.outcomes_sqlite
     def __init__(
         self, path: str | Path, *, busy_timeout: float = 30.0, poll_interval: float = 0.05
     ) -> None:

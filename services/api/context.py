@@ -18,6 +18,7 @@ from events.store.base import EventStore
 from services.api.keys import KeyStore
 from services.api.table_folds import TableFolds
 from services.api.tokens import TokenSigner
+from services.api.waits import Waits
 from services.api.wakeups import Wakeups
 from services.rules.table import TableState
 from services.tables.service import TableService
@@ -35,6 +36,7 @@ class ApiContext:
     service: TableService = field(init=False)
     folds: TableFolds = field(init=False)
     wakeups: Wakeups = field(init=False)
+    waits: Waits = field(init=False)
     read_lock: threading.Lock = field(default_factory=threading.Lock)
     presence: Any = None  # services.api.presence.Presence, set by create_api
     _read_models: ProjectionDB | None = field(default=None, init=False, repr=False)
@@ -45,6 +47,7 @@ class ApiContext:
         # The tables views fold: a lock per table, so reads of different tables run in parallel.
         self.folds = TableFolds(self.store, snapshot_key=self.settings.snapshot_key_bytes())
         self.wakeups = Wakeups(self.store)
+        self.waits = Waits(self.settings.api_max_waits)
 
     @classmethod
     def open(cls, settings: Settings, app: Celery | None = None) -> ApiContext:

@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from events.envelope import Actor
 from services.api.context import ApiContext
 from services.rules.table.commands import Command, ReportDisconnect, ReportReconnect
+from services.tables.command_ids import service_command_id
 from workers.client import submit
 
 log = structlog.get_logger("paiju.api.presence")
@@ -63,7 +64,7 @@ class Presence:
             await self._send(table_id, ReportDisconnect(seat=seat))
 
     async def _send(self, table_id: str, command: Command) -> None:
-        command_id = f"presence-{uuid.uuid4().hex}"
+        command_id = service_command_id("presence", table_id, uuid.uuid4().hex)
         log.info("api.presence", table_id=table_id, command=type(command).__name__,
                  command_id=command_id)  # fmt: skip
         await run_in_threadpool(

@@ -18,6 +18,7 @@ from services.api.problems import Problem
 from services.api.table_seating import hold_players, released_if_refused
 from services.api.tables import TableId, loaded_table
 from services.rules.table.commands import OpenTable, StartHand
+from services.tables.command_ids import Sender
 
 router = APIRouter(prefix="/v1", tags=["platform"])
 SeatNumber = Annotated[int, Path(ge=0, le=3, description="The seat, 0-3")]
@@ -52,8 +53,8 @@ async def open_table(
     ctx: Ctx,
 ) -> JSONResponse:
     await hold_players(ctx, command)  # decision 18: one table per player (409 naming both)
-    answer = await dispatch(ctx, command.table_id, command, command_id=command_id,
-                            actor=Actor.system())  # fmt: skip
+    answer = await dispatch(ctx, command.table_id, command, sender=Sender.api_key(key.key_id),
+                            key=command_id, actor=Actor.system(), route="open_table")  # fmt: skip
     return await released_if_refused(ctx, command, answer)
 
 
@@ -65,8 +66,9 @@ async def deal(
     key: TablesKey,
     ctx: Ctx,
 ) -> JSONResponse:
-    return await dispatch(ctx, table_id, StartHand(), command_id=command_id,
-                          actor=Actor.system(), if_version=if_version)  # fmt: skip
+    return await dispatch(ctx, table_id, StartHand(), sender=Sender.api_key(key.key_id),
+                          key=command_id, actor=Actor.system(), route="deal",
+                          if_version=if_version)  # fmt: skip
 
 
 def _mint(ctx: ApiContext, role: Literal["seat", "spectator", "operator"], table_id: str,

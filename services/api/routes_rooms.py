@@ -21,7 +21,8 @@ unless said):
 A refusal is a problem document with a ``code`` and the facts it rests on: ``below_minimum``
 (403, ``minimum_points`` and ``points``), ``seated_elsewhere`` (409, the ``table_id`` to return
 to), ``table_full``, ``not_seated``, ``table_started`` (409, ``table_id``),
-``idempotency_key_in_use`` (409), ``room_not_found`` (404), ``invalid_input`` (422); ``busy``,
+``idempotency_key_in_use`` (422: the key already names another change by this API key),
+``room_not_found`` (404), ``invalid_input`` (422); ``busy``,
 ``table_not_started`` and ``read_model_behind`` (503) may be sent again as they were.
 """
 
@@ -47,6 +48,7 @@ from services.api.problems import MEDIA_TYPE
 from services.rooms.room import RoomRefused, RoomState
 from services.rooms.service import RoomBusy, RoomService
 from services.rooms.starter import QueuedStarter, TableNotStarted
+from services.tables.command_ids import Sender, client_command_id
 from workers.projections.queries import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, ReadModelBehind
 from workers.projections.queries_tables import WaitingTable, waiting_tables
 
@@ -60,6 +62,7 @@ SETTINGS_EXAMPLE = {"harbin": {"value": {"variant": "harbin", "base_stake": 2, "
                                          "turn_seconds": 20, "claim_seconds": 8}}}  # fmt: skip
 POINTS_EXAMPLE = {"grant": {"value": {"amount": 500, "kind": "grant", "reason": "welcome"}}}
 STATUS = {"room_not_found": 404, "below_minimum": 403, "invalid_input": 422, "busy": 503,
+          "idempotency_key_in_use": 422,
           "table_not_started": 503, "read_model_behind": 503}  # fmt: skip
 REFUSED: dict[int | str, dict[str, Any]] = {
     status: {"description": "Refused, with a code", "content": {MEDIA_TYPE: {}}}
@@ -214,7 +217,8 @@ async def change_points(player: PlayerId, change: Annotated[PointsChange, Body(o
     try:
         recorded = await run_in_threadpool(
             lambda: adjust_points(ctx.store, player, change.amount, change.kind,
-                                  reason=change.reason, command_id=command_id))  # fmt: skip
+                                  reason=change.reason,
+                                  command_id=client_command_id(Sender.api_key(key.key_id), command_id)))  # fmt: skip
     except AdjustmentError as error:
         return refusal("invalid_input", str(error))
     except CommandConflictError as error:

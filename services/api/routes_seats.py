@@ -10,15 +10,19 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from events.envelope import Actor
+from events.outcomes import RequestStore
 from services.api.auth import Credentials, Ctx, Token, for_seat, for_table, table_token, verify_key
 from services.api.commands import CommandIdHeader, IfMatch, answer, dispatch, outcome_schema
+from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.routes_platform import SeatNumber
 from services.api.tables import TableId, loaded_table
 from services.api.tokens import TableToken
+from services.api.waits import awaited_outcome
 from services.rules.table.legal import legal_commands
 from services.rules.table.views import player_view
-from services.tables.runner import outcome_store, parse_command
+from services.tables.command_ids import Sender, client_command_id
+from services.tables.runner import parse_command
 
 router = APIRouter(prefix="/v1", tags=["seats"])
 CommandId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[^\s/]+$")]
@@ -46,8 +50,16 @@ async def give_command(
     if token.seat is None:
         raise Problem(403, "Forbidden", f"a {token.role} token gives no commands")
     for_seat(token, table_id, seat)
-    return await dispatch(ctx, table_id, command, command_id=command_id,
-                          actor=Actor.of_seat(seat), if_version=if_version)  # fmt: skip
+    return await dispatch(ctx, table_id, command, sender=Sender.of_seat(table_id, seat),
+                          key=command_id, actor=Actor.of_seat(seat), route="seat_command",
+                          if_version=if_version)  # fmt: skip
+
+
+def _sender(token: TableToken) -> Sender:
+    if token.seat is None:
+        raise Problem(403, "Forbidden",
+                      f"a {token.role} token gives no commands, so it has no outcomes to read")  # fmt: skip
+    return Sender.of_seat(token.table_id, token.seat)
 
 
 @router.get("/commands/{command_id}", responses=outcome_schema(), summary="A command's outcome")
@@ -57,19 +69,30 @@ async def command_outcome(
     ctx: Ctx,
     wait: Annotated[float, Query(ge=0, le=10, description="Seconds to wait for it")] = 0,
 ) -> JSONResponse:
-    """For the seat that sent it (its token) or the platform (an API key with 'tables')."""
+    """For whoever sent it, under the Idempotency-Key it sent: a seat (its token) or the
+    platform (the API key, with 'tables', that sent it). Another sender's key names nothing."""
     raw = None if credentials is None else credentials.credentials
-    token: TableToken | None = None
     if raw is not None and raw.startswith("pk_"):
-        await verify_key(ctx, raw, "tables")
+        key = await verify_key(ctx, raw, "tables")
+        sender = Sender.api_key(key.key_id)
     else:
-        token = table_token(credentials, ctx)
-    outcome = await run_in_threadpool(outcome_store(ctx.store).wait_for_outcome, command_id, wait)
-    if outcome is not None and token is not None and (
-        token.role != "seat" or outcome.table_id != token.table_id or outcome.actor_seat != token.seat
-    ):
-        outcome = None  # another seat's command: told no more than of one never sent
+        sender = _sender(table_token(credentials, ctx))
+    stored_id = client_command_id(sender, command_id)
+    if wait > 0:
+        async with ctx.waits.hold(sender.namespace, "this sender"):
+            outcome = await awaited_outcome(ctx.store, stored_id, wait)
+    else:
+        outcome = await awaited_outcome(ctx.store, stored_id, 0)
+    if outcome is None and not await run_in_threadpool(_was_sent, ctx, stored_id):
+        raise Problem(404, "No such command",
+                      f"you sent no command under Idempotency-Key {command_id!r}")  # fmt: skip
     return answer(outcome, command_id)
+
+
+def _was_sent(ctx: ApiContext, stored_id: str) -> bool:
+    store = ctx.store
+    assert isinstance(store, RequestStore)
+    return store.find_request(stored_id) is not None
 
 
 @router.get("/tables/{table_id}/view", summary="The table as the token may see it")

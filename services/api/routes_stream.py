@@ -24,6 +24,7 @@ from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.routes_platform import SeatNumber
 from services.api.tables import TableId, loaded_table
+from services.tables.command_ids import Sender, key_of
 from services.tables.runner import outcome_store
 from services.tables.stream import SeatStream
 
@@ -62,6 +63,12 @@ async def opening(
     last_event_id: Annotated[str | None, Header(max_length=40)] = None,
 ) -> Opening:
     for_seat(token, table_id, seat)
+    open_now, cap = ctx.presence.open[(table_id, seat)], ctx.settings.api_max_streams
+    if open_now >= cap:  # one seat's streams, in this process: a cap, not a rate (30 a minute)
+        raise Problem(429, "Too many streams",
+                      f"seat {seat} of table {table_id!r} has {open_now} live streams open here"
+                      f" (at most {cap}); close one first", {"Retry-After": "5"},
+                      {"limit": "streams", "retry_after": 5})  # fmt: skip
     have = _resume_from(last_event_id, after)
     await run_in_threadpool(loaded_table, ctx, table_id)
     if refusals_after is None:
@@ -76,6 +83,7 @@ async def seat_events(
 ) -> AsyncIterator[ServerSentEvent]:
     table_id, seat, refusals_after = start.table_id, start.seat, start.refusals_after
     outcomes = outcome_store(ctx.store)
+    sender = Sender.of_seat(table_id, seat)
     cursor = SeatStream.starting(
         ctx.store, table_id, seat, start.have + 1, ctx.settings.snapshot_key_bytes()
     )
@@ -94,7 +102,8 @@ async def seat_events(
             refusals = await run_in_threadpool(outcomes.refusals_for, table_id, seat, refusals_after)
             for refusal in refusals:
                 refusals_after = refusal.sequence
-                yield ServerSentEvent(event="command_refused", data=refusal.model_dump(mode="json"))
+                shown = refusal.model_copy(update={"command_id": key_of(sender, refusal.command_id)})
+                yield ServerSentEvent(event="command_refused", data=shown.model_dump(mode="json"))
             if not woken:
                 yield ServerSentEvent(comment="heartbeat")
             woken = await ctx.wakeups.wait(seen, heartbeat, table_id)

@@ -87,7 +87,8 @@ def checked(response: httpx.Response, what: str, refusal_is_error: bool = True) 
         body: dict[str, Any] = response.json()
     except ValueError:
         body = {"detail": response.text[:200]}
-    if response.status_code == 429 or response.status_code >= 500:
+    in_flight = response.status_code == 409 and body.get("title") == "Command in flight"
+    if response.status_code == 429 or response.status_code >= 500 or in_flight:
         raise TryLater(f"{what}: {response.status_code} {body.get('detail') or body}",
                        retry_after_of(response))  # fmt: skip
     if response.status_code >= 400:

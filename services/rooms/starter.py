@@ -1,8 +1,9 @@
 """Opening a table a room started, and dealing its first hand: through a ``TableService`` in
 this process, or through the workers' command queue (the API's path, like every command).
 
-Both send ``OpenTable`` and ``StartHand`` under command ids derived from the table id, so
-starting a table again (after a crash between the room's ``room_table_started`` and the
+Both send ``OpenTable`` and ``StartHand`` under the service's own command ids derived from the
+table id (``p:open:...``, out of every client's reach: a seat that could name them first would
+stop the room), so starting a table again (after a crash between the room's ``room_table_started`` and the
 table's opening, ``RoomService.ensure_started``) records nothing twice.
 """
 
@@ -16,6 +17,7 @@ from events.envelope import Actor
 from events.rooms import RoomTableStarted
 from events.store.base import EventStore
 from services.rules.table.commands import Command, OpenTable, StartHand
+from services.tables.command_ids import service_command_id
 from services.tables.service import Rejected, TableService
 
 
@@ -34,7 +36,10 @@ def commands(room: str, started: RoomTableStarted) -> list[tuple[str, Command]]:
         base_stake=started.base_stake, options=dict(started.options),
         timing=dict(started.timing), room=room,
     )  # fmt: skip
-    return [(f"{table_id}:open", opened), (f"{table_id}:deal-1", StartHand())]
+    return [
+        (service_command_id("open", table_id), opened),
+        (service_command_id("deal", table_id, "1"), StartHand()),
+    ]
 
 
 class DirectStarter:

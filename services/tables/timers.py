@@ -11,14 +11,14 @@ rules and changes nothing.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
-from events.envelope import MAX_ID_CHARS, Actor
+from events.envelope import Actor
 from events.store.timers import DueTimer, Timer
 from services.rules.table import TableState
 from services.rules.table.deadlines import Deadline, deadlines
 from services.tables.codec import command_record
+from services.tables.command_ids import service_command_id
 
 if TYPE_CHECKING:
     from events.outcomes import CommandOutcome
@@ -40,12 +40,9 @@ def table_timers(table: TableState) -> list[Timer]:
 
 
 def timeout_command_id(table_id: str, key: str) -> str:
-    """The one command id a timer fires under, however often it fires."""
-    command_id = f"timeout:{table_id}:{key}"
-    if len(command_id) <= MAX_ID_CHARS:
-        return command_id
-    digest = hashlib.sha256(f"{table_id}\0{key}".encode()).hexdigest()[:40]
-    return f"timeout:{key}:{digest}"
+    """The one command id a timer fires under, however often it fires: the service's own
+    (``p:timeout:...``), which no client's Idempotency-Key can name."""
+    return service_command_id("timeout", table_id, key)
 
 
 def fire_timer(service: TableService, timer: DueTimer) -> CommandOutcome:

@@ -50,18 +50,23 @@ async def test_the_same_idempotency_key_is_answered_with_the_first_outcome(clien
     assert api.ctx.store.stream_version(table.table_id) == version
 
 
-async def test_another_seats_idempotency_key_is_refused_as_in_use(client: httpx.AsyncClient, api: Api) -> None:
+async def test_another_seats_idempotency_key_names_a_command_of_its_own(
+    client: httpx.AsyncClient, api: Api
+) -> None:
     table = await open_dealt_table(client, api.key)
     seat, discard = await turn_and_discard(client, table)
     command_id = new_id("c")
-    await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
-                      headers={**table.seat(seat), "Idempotency-Key": command_id})  # fmt: skip
-    other = (seat + 1) % 4
+    first = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                              headers={**table.seat(seat), "Idempotency-Key": command_id})  # fmt: skip
+    assert first.json()["status"] == "accepted"
+    other = (seat + 2) % 4  # never the next seat, who may chow: a pass is then refused or not
     answer = await client.post(f"/v1/tables/{table.table_id}/commands",
-                               json={"command": "pass_claim", "seat": other},
+                               json={"command": "discard_tile", "seat": other, "tile": "1m"},
                                headers={**table.seat(other), "Idempotency-Key": command_id})  # fmt: skip
-    assert answer.status_code == 409
-    assert f"command id {command_id!r} already names another command" in answer.json()["detail"]
+    assert answer.status_code == 200
+    outcome = answer.json()  # its own command, refused on its own terms, not the first seat's
+    assert (outcome["status"], outcome["actor_seat"], outcome["command_id"]) == (
+        "refused", other, command_id)
 
 
 async def test_a_stale_if_match_is_refused_as_a_stale_version(client: httpx.AsyncClient, api: Api) -> None:
@@ -118,10 +123,12 @@ async def test_a_command_slower_than_the_wait_is_queued_with_where_to_await_it(c
                              "outcome_url": f"/v1/commands/{command_id}"}  # fmt: skip
     awaited = await client.get(queued.json()["outcome_url"], params={"wait": 10}, headers=table.seat(seat))
     assert awaited.status_code == 200 and awaited.json()["status"] == "accepted"
+    # the key names the seat's command for that seat only: to anyone else it names nothing
     by_platform = await client.get(queued.json()["outcome_url"], headers=platform_headers(api.key))
-    assert by_platform.json() == awaited.json()
+    assert by_platform.status_code == 404
     by_another_seat = await client.get(queued.json()["outcome_url"], headers=table.seat((seat + 1) % 4))
-    assert by_another_seat.status_code == 202  # told no more than of a command never sent
+    assert by_another_seat.status_code == 404 and by_another_seat.json() == by_platform.json() | {
+        "detail": by_another_seat.json()["detail"]}
 
 
 async def test_bad_requests_get_problem_documents_naming_what_was_wrong(client: httpx.AsyncClient, api: Api) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from events.store import open_store
 from services.cli.main import main as paiju
+from services.tables.command_ids import Sender, key_of
 from workers.serve import Embedded
 from workers.settings import load_settings
 
@@ -50,7 +51,8 @@ def test_the_demo_plays_a_hand_to_the_end_over_http_with_each_seat_moved_by_its_
     assert {e.actor.seat for e in moves} == {0, 1, 2, 3}  # every seat played, none by the timers
     # each move was posted with an Idempotency-Key naming the version it answered
     for event in moves:
-        assert event.command_id.startswith("http-harbin.1/v") and event.command_id.endswith(f"/s{event.actor.seat}")
+        key = key_of(Sender.of_seat("http-harbin.1", event.actor.seat), event.command_id)
+        assert key.startswith("http-harbin.1/v") and key.endswith(f"/s{event.actor.seat}")
         answered = int(event.command_id.split("/v")[1].split("/")[0])
         assert event.version > answered
     assert store.load_outcome(moves[0].command_id).accepted  # type: ignore[union-attr]

@@ -189,15 +189,14 @@ def test_every_route_documents_the_problems_any_route_may_answer(
 # Regressions: what the fuzzer found, each answered as it should be now.
 
 
-def test_an_outcome_asked_by_an_id_beyond_latin_1_is_queued_not_a_500(
+def test_an_outcome_asked_by_an_id_beyond_latin_1_is_a_problem_naming_it_not_a_500(
     fuzzed: tuple[FastAPI, Credentials],
 ) -> None:
     app, credentials = fuzzed
     with TestClient(app) as client:
         answer = client.get('/v1/commands/ā"õ', headers=platform_headers(credentials.key))
-    assert answer.status_code == 202, answer.text
-    assert answer.headers["location"] == "/v1/commands/%C4%81%22%C3%B5"
-    assert answer.json()["outcome_url"] == answer.headers["location"]
+    assert answer.status_code == 404, answer.text
+    assert answer.json()["detail"] == "you sent no command under Idempotency-Key 'ā\"õ'"
 
 
 def test_the_replay_export_is_documented_as_the_json_lines_it_sends(
