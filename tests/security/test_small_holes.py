@@ -43,6 +43,18 @@ def test_a_last_event_id_of_unicode_digits_is_a_400_naming_the_header(
     assert "Last-Event-ID" in answer.json()["detail"]
 
 
+@pytest.mark.parametrize("sent", ['"²"', "²", '"1²"', 'W/"¹³"'])
+def test_an_if_match_of_unicode_digits_is_a_400_naming_the_header(embedded: Served, sent: str) -> None:
+    table = embedded.seated_table(embedded.key())
+    with embedded.client() as http:
+        answer = http.post(f"/v1/tables/{table.table_id}/commands",
+                           json={"command": "pass_claim", "seat": 0},
+                           headers={**table.seat(0), "Idempotency-Key": "k-if-match",
+                                    "If-Match": sent.encode("latin-1")})  # fmt: skip
+    assert answer.status_code == 400, answer.text
+    assert "If-Match is the table's version" in answer.json()["detail"]
+
+
 def test_a_replay_head_whose_version_is_a_unicode_digit_is_refused_by_name(
     embedded: Served,
 ) -> None:

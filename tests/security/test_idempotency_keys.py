@@ -1,0 +1,117 @@
+"""Issue 21, item 5: an Idempotency-Key reused, as the IETF Idempotency-Key draft answers it.
+
+The attack: the same key sent again with another body was answered 200 with the first body's
+outcome, and nothing said the second was never run. Now the same key with another request is
+422 (nothing more is stored), a copy while the first is still in flight 409 (with where its
+outcome will be), and the same request once it ran the first answer, byte for byte.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+from security_kit import Served, new_id, wait_until
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (its children, theirs, ...)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [pid]
+    while frontier:
+        children = [p for p, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def cmdline(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    return ""
+
+
+@contextlib.contextmanager
+def workers_stopped(served: Served) -> Iterator[None]:
+    """SIGSTOP the served worker processes (and their pools) until the block ends: commands
+    wait on the queue, in flight."""
+    assert served.process is not None
+    worker = [p for p in descendants(served.process.pid) if "services.cli.main worker" in cmdline(p)]
+    assert worker, "paiju serve runs no worker process"
+    stopped = worker + [c for w in worker for c in descendants(w)]
+    for pid in stopped:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+
+def test_the_same_key_with_another_command_is_422_and_runs_nothing(embedded: Served) -> None:
+    table = embedded.seated_table(embedded.key())
+    key = new_id("k")
+    url = f"/v1/tables/{table.table_id}/commands"
+    with embedded.client() as http:
+        first = http.post(url, json={"command": "pass_claim", "seat": 1},
+                          headers={**table.seat(1), "Idempotency-Key": key})  # fmt: skip
+        assert first.status_code == 200 and first.json()["status"] == "refused"
+        version = http.get(f"/v1/tables/{table.table_id}/view", headers=table.seat(1)).headers["ETag"]
+        other = http.post(url, json={"command": "request_autoplay", "seat": 1},
+                          headers={**table.seat(1), "Idempotency-Key": key})  # fmt: skip
+        assert other.status_code == 422, other.text
+        assert other.json()["title"] == "Idempotency-Key reused" and key in other.json()["detail"]
+        guarded = http.post(url, json={"command": "pass_claim", "seat": 1},
+                            headers={**table.seat(1), "Idempotency-Key": key, "If-Match": version})  # fmt: skip
+        assert guarded.status_code == 422  # another If-Match is another request too
+        after = http.get(f"/v1/tables/{table.table_id}/view", headers=table.seat(1))
+        assert after.headers["ETag"] == version  # nothing was run: no 托管 was asked
+        assert http.get(f"/v1/commands/{key}", headers=table.seat(1)).json() == first.json()
+
+
+def test_the_platforms_key_reused_for_another_table_is_422(embedded: Served) -> None:
+    key = embedded.key()
+    open_key = new_id("open")
+    auth = {"Authorization": f"Bearer {key}"}
+    with embedded.client() as http:
+        body = {"table_id": new_id("t"), "variant": "harbin", "players": [new_id("p") for _ in range(4)]}
+        first = http.post("/v1/tables", json=body, headers={**auth, "Idempotency-Key": open_key})
+        assert first.status_code == 200 and first.json()["status"] == "accepted", first.text
+        again = http.post("/v1/tables", json=body, headers={**auth, "Idempotency-Key": open_key})
+        assert again.status_code == 200 and again.json() == first.json()  # the first answer
+        other = {**body, "table_id": new_id("t"), "players": [new_id("q") for _ in range(4)]}
+        reused = http.post("/v1/tables", json=other, headers={**auth, "Idempotency-Key": open_key})
+        assert reused.status_code == 422, reused.text
+        view = http.post(f"/v1/tables/{other['table_id']}/tokens", headers=auth,
+                         json={"role": "spectator", "subject": "w"})  # fmt: skip
+        assert view.status_code == 404  # never opened
+
+
+def test_a_copy_of_a_command_in_flight_is_409_then_the_first_answer(distributed: Served) -> None:
+    table = distributed.seated_table(distributed.key())
+    key = new_id("k")
+    url = f"/v1/tables/{table.table_id}/commands"
+    command = {"command": "pass_claim", "seat": 2}
+    headers = {**table.seat(2), "Idempotency-Key": key}
+    with distributed.client() as http:
+        with workers_stopped(distributed):
+            queued = http.post(url, json=command, headers=headers)
+            assert queued.status_code == 202, queued.text
+            copy = http.post(url, json=command, headers=headers)
+            assert copy.status_code == 409, copy.text
+            assert copy.json()["title"] == "Command in flight"
+            assert copy.headers["Location"] == queued.headers["Location"] == f"/v1/commands/{key}"
+            assert copy.headers["Retry-After"]
+            other = http.post(url, json={"command": "request_autoplay", "seat": 2}, headers=headers)
+            assert other.status_code == 422  # in flight or not, another request is refused
+        outcome = http.get(queued.headers["Location"], params={"wait": 10}, headers=table.seat(2))
+        assert outcome.status_code == 200 and outcome.json()["status"] == "refused"
+        assert wait_until(lambda: http.post(url, json=command, headers=headers).status_code == 200, 10)
+        assert http.post(url, json=command, headers=headers).json() == outcome.json()
