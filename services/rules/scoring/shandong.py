@@ -193,6 +193,8 @@ def _check(ctx: WinContext, config: ShandongScoring) -> None:
         raise ScoringError(f"seats are 0–3, got winner {ctx.seat}")
     if not ctx.self_drawn and ctx.discarder is None:
         raise ScoringError("a win on a discard (or a robbed kong) needs the discarder")
+    if ctx.discarder is not None and not 0 <= ctx.discarder < SEATS:
+        raise ScoringError(f"seats are 0–3, got discarder {ctx.discarder}")
     if ctx.discarder == ctx.seat:
         raise ScoringError("the winner cannot have discarded the winning tile")
     if ctx.open_declared[ctx.seat] and config.open_self_drawn_only and not ctx.self_drawn:

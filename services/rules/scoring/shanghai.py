@@ -199,6 +199,8 @@ def _check(ctx: WinContext, config: ShanghaiScoring) -> None:
         raise ScoringError(f"seats are 0–3, got winner {ctx.seat}")
     if not ctx.self_drawn and ctx.discarder is None:
         raise ScoringError("a win on a discard (冲牌) or a robbed kong (抢杠) needs the discarder")
+    if ctx.discarder is not None and not 0 <= ctx.discarder < SEATS:
+        raise ScoringError(f"seats are 0–3, got discarder {ctx.discarder}")
     if ctx.discarder == ctx.seat:
         raise ScoringError("the winner cannot have discarded the winning tile")
     if config.require_ready and not ctx.ready[ctx.seat]:

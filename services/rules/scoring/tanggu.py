@@ -197,6 +197,8 @@ def _check(ctx: WinContext) -> None:
         raise ScoringError("a 相公 seat (it discarded a 混) cannot win this hand")
     if not ctx.self_drawn and ctx.discarder is None:
         raise ScoringError("a win on a discard (放炮) needs the discarder")
+    if ctx.discarder is not None and not 0 <= ctx.discarder < SEATS:
+        raise ScoringError(f"seats are 0–3, got discarder {ctx.discarder}")
     if ctx.discarder == ctx.seat:
         raise ScoringError("the winner cannot have discarded the winning tile")
     if not ctx.self_drawn and (ctx.win_tile in ctx.wildcards or ctx.win_tile_is_wild):
