@@ -1,10 +1,15 @@
-# Paiju: `make run` plays on the embedded default; `make test` runs the whole suite.
+# Paiju: `make run` plays on the embedded default; `make test` runs the whole suite,
+# `make test-engine` the engine's tests that need no database; `make mutate [MODULE=path.py]`
+# mutation-tests the engine (docs/testing.md; not part of CI).
 VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format type bench
+MUTATE_STAMP := $(VENV)/.mutate-installed
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: install run test test-engine mutate mutate-report lint format type bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +24,22 @@ run: install
 
 test: install
 	$(PY) -m pytest -n 3 --durations=15
+
+# the fast tier: rules, table, bots, the event types and chain (mutation/tests.toml), no database
+test-engine: install
+	$(PY) -m pytest -n 2 -p no:cacheprovider $$($(PY) -m mutation fast-tier)
+
+$(MUTATE_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,dev,mutate]'
+	touch $(MUTATE_STAMP)
+
+# MODULE=services/rules/kadang.py (one or more; default: all in scope), JOBS=N workers,
+# RETRY=survivors to run a module's survivors again; resumes an interrupted run
+mutate: $(MUTATE_STAMP)
+	$(PY) -m mutation run --jobs $(JOBS) $(foreach m,$(MODULE),--module $(m)) $(if $(RETRY),--retry $(RETRY))
+
+mutate-report: $(MUTATE_STAMP)
+	$(PY) -m mutation report
 
 lint: install
 	$(VENV)/bin/ruff check services events workers tests benchmarks

@@ -1,0 +1,239 @@
+"""``make mutate``: cosmic-ray sessions, one per module, run by one http-worker per core.
+
+cosmic-ray writes each mutant into the module's file on disk and runs the tests, so every worker
+has its own copy of the tree (``mutation/work/trees/N``, synced from the working tree at each
+start: a file a killed run left mutated is put back); the working tree itself is never written.
+A session (``mutation/work/sessions/<module>.sqlite``) is created only when absent or when its
+module's source changed; otherwise the run resumes where it stopped, running only the mutants
+with no result. ``--retry survivors`` runs a session's survivors again (after new tests).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+from mutation.config import (
+    PY,
+    ROOT,
+    SESSIONS,
+    WORK,
+    TestsMap,
+    annotation_spans,
+    annotations_inert,
+    operator_kept,
+    slug,
+    source_digest,
+    test_command,
+)
+
+TREES = WORK / "trees"
+CONFIGS = WORK / "configs"
+LOGS = WORK / "logs"
+SYNCED = ["services", "events", "workers", "tests", "docs", "mutation", "pyproject.toml"]
+
+
+def sync_tree(dest: Path) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        ["rsync", "-a", "--delete", "--exclude=__pycache__", "--exclude=.hypothesis",
+         "--exclude=/mutation/work", *SYNCED, f"{dest}/"],
+        cwd=ROOT, check=True,
+    )  # fmt: skip
+
+
+def _free_port() -> int:
+    with closing(socket.socket()) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def workers(jobs: int) -> Iterator[list[str]]:
+    """``jobs`` cosmic-ray http-workers on 127.0.0.1, each in its own tree; stopped on exit."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    procs: list[subprocess.Popen[bytes]] = []
+    urls = []
+    try:
+        for n in range(jobs):
+            tree = TREES / str(n)
+            sync_tree(tree)
+            port = _free_port()
+            env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+            log = (LOGS / f"worker-{n}.log").open("ab")
+            procs.append(
+                subprocess.Popen(
+                    [PY, "-m", "mutation.cr", "worker", str(port)],
+                    cwd=tree,
+                    env=env,
+                    stdout=log,
+                    stderr=log,
+                )  # fmt: skip
+            )
+            urls.append(f"http://127.0.0.1:{port}")
+        for url, proc in zip(urls, procs, strict=True):
+            _wait_listening(int(url.rsplit(":", 1)[1]), proc)
+        yield urls
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def _wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"an http-worker exited at start: see {LOGS}")
+        with closing(socket.socket()) as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise SystemExit(f"no http-worker on port {port} after 30 s: see {LOGS}")
+
+
+def _meta_path(module: str) -> Path:
+    return SESSIONS / f"{slug(module)}.json"
+
+
+def read_meta(module: str) -> dict[str, object]:
+    path = _meta_path(module)
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _write_meta(module: str, meta: dict[str, object]) -> None:
+    _meta_path(module).write_text(json.dumps(meta, indent=1, sort_keys=True))
+
+
+def _config(module: str, command: str, timeout: float, urls: list[str]) -> Path:
+    CONFIGS.mkdir(parents=True, exist_ok=True)
+    path = CONFIGS / f"{slug(module)}.toml"
+    path.write_text(
+        "[cosmic-ray]\n"
+        f"module-path = {json.dumps(module)}\n"
+        f"timeout = {timeout:.1f}\n"
+        "excluded-modules = []\n"
+        f"test-command = {json.dumps(command)}\n"
+        '[cosmic-ray.distributor]\nname = "http"\n'
+        f"[cosmic-ray.distributor.http]\nworker-urls = {json.dumps(urls)}\n"
+    )
+    return path
+
+
+def _skip(db: Path, job_ids: list[str], why: str) -> None:
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.executemany(
+            "INSERT OR REPLACE INTO work_results (worker_outcome, output, test_outcome, diff,"
+            " job_id) VALUES ('SKIPPED', ?, NULL, '', ?)",
+            [(why, j) for j in job_ids],
+        )
+
+
+def init_session(module: str, config: Path, db: Path) -> int:
+    """A new session of every mutant of ``module``, less the operators and places left out."""
+    if db.exists():
+        db.unlink()
+    subprocess.run([PY, "-m", "mutation.cr", "init", str(config), str(db)], cwd=ROOT, check=True)
+    with closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute(
+            "SELECT job_id, operator_name, start_pos_row, start_pos_col FROM mutation_specs"
+        ).fetchall()
+    _skip(db, [r[0] for r in rows if not operator_kept(r[1])], "operator left out")
+    if annotations_inert(module):
+        spans = annotation_spans(module)
+        inside = [
+            r[0]
+            for r in rows
+            if operator_kept(r[1]) and any(a <= (r[2], r[3]) < b for a, b in spans)
+        ]
+        _skip(db, inside, "in an annotation")
+    return len(rows)
+
+
+def counts(db: Path) -> dict[str, int]:
+    with closing(sqlite3.connect(db)) as conn:
+        total = conn.execute("SELECT count(*) FROM work_items").fetchone()[0]
+        done = dict(
+            conn.execute(
+                "SELECT coalesce(test_outcome, worker_outcome), count(*) FROM work_results"
+                " GROUP BY 1"
+            ).fetchall()
+        )
+    done["pending"] = total - sum(done.values())
+    return done
+
+
+def baseline(module: str, args: list[str]) -> float:
+    """The module's tests on the unmutated tree, timed; a run on failing tests means nothing."""
+    start = time.monotonic()
+    tree = TREES / "0"
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    result = subprocess.run(
+        [PY, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "--hypothesis-seed=0", *args],
+        cwd=tree, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    seconds = time.monotonic() - start
+    if result.returncode != 0:
+        raise SystemExit(
+            f"{module}: its tests fail before any mutation ({' '.join(args)}):\n"
+            + result.stdout[-3000:]
+        )
+    return seconds
+
+
+def run_module(module: str, urls: list[str], retry: str | None, tests: TestsMap) -> None:
+    SESSIONS.mkdir(parents=True, exist_ok=True)
+    args = tests.for_module(module)
+    command = test_command(args)
+    db = SESSIONS / f"{slug(module)}.sqlite"
+    meta = read_meta(module)
+    base = baseline(module, args)
+    timeout = max(30.0, 4 * base + 15)
+    config = _config(module, command, timeout, urls)
+    digest = source_digest(module)
+    if not db.exists() or meta.get("source") != digest:
+        why = "new session" if not db.exists() else "the module changed: a new session"
+        n = init_session(module, config, db)
+        print(f"{module}: {why}, {n} mutants")
+        meta = {"source": digest, "elapsed_seconds": 0.0, "mutants_run": 0}
+    if retry == "survivors":
+        with closing(sqlite3.connect(db)) as conn, conn:
+            conn.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'")
+    before = counts(db)
+    print(
+        f"{module}: {before}; tests: {' '.join(args)} (baseline {base:.1f} s, timeout {timeout:.0f} s)"
+    )
+    meta.update(tests=args, baseline_seconds=round(base, 2), timeout=timeout, workers=len(urls))
+    _write_meta(module, meta)
+    start = time.monotonic()
+    try:
+        subprocess.run(
+            [PY, "-m", "mutation.cr", "exec", str(config), str(db)], cwd=ROOT, check=True
+        )
+    finally:
+        after = counts(db)
+        meta["elapsed_seconds"] = round(
+            float(meta["elapsed_seconds"]) + time.monotonic() - start, 1
+        )  # type: ignore[arg-type]
+        meta["mutants_run"] = int(meta["mutants_run"]) + before["pending"] - after["pending"]  # type: ignore[call-overload]
+        _write_meta(module, meta)
+        print(f"{module}: {after}")
+
+
+def main(modules: list[str], jobs: int, retry: str | None) -> None:
+    tests = TestsMap.load()
+    with workers(jobs) as urls:
+        for module in modules:
+            run_module(module, urls, retry, tests)
