@@ -141,3 +141,12 @@ def test_the_global_position_is_not_in_the_hash() -> None:
     event = RecordedEvent(position=7, hash=event_hash(**CONTENT), **CONTENT)
     assert recompute_hash(event) == event.hash
     assert recompute_hash(dataclasses.replace(event, position=99)) == event.hash
+
+
+@pytest.mark.parametrize("value", ["t-1", 'q"\\中', 0, 57, -3, None, True, False, 1.5])
+def test_the_quick_scalar_encoding_is_the_canonical_json_of_the_value(value: Any) -> None:
+    """``_scalar_json``: "canonical_json(value), quicker for the str, int and None of an
+    envelope" — and the same for any other scalar (a bool is JSON true, never Python's True)."""
+    from events.hashchain import _scalar_json
+
+    assert _scalar_json(value) == canonical_json(value)
