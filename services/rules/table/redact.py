@@ -14,9 +14,10 @@ it. So a new event or field stays secret until its author says who may see it; a
 every registered event type to a policy that names each of its fields.
 
 What the policies below keep (``docs/architecture.md``): no other seat's deal or draws, no wall
-or seed before the hand ends, no 宝 before the viewer's 听, no face of a hidden 暗杠, no other
-seat's answer in a claim window, no other seat a claim window asked (its answer, 托管's pass for
-it, its timeout: issue 21), no silent 听 (山东 暗楼, 塘沽's plain 听).
+or seed before the hand ends, no 宝 before the viewer's 听, no face of a hidden 暗杠 (nor the kind
+of a 风头杠 of the winds, which names its faces), no other seat's answer in a claim window, no
+other seat a claim window asked (its answer, 托管's pass for it, its timeout: issue 21), no silent
+听 (山东 暗楼, 塘沽's plain 听).
 """
 
 from __future__ import annotations
@@ -159,16 +160,27 @@ def _ready_if_announced(mode: Any, seen: Seen) -> Any:
     return mode if ready_announced(seen.before.variant.config, mode) else None
 
 
-def _kong_faces(tiles: Any, seen: Seen) -> Any:
+FACE_DOWN_KONGS = frozenset({"concealed_kong", "wind_kong"})
+"""Kongs laid face down: an 暗杠, and 塘沽's 风头杠 of the winds (``004``: "东""南""西""北"为一暗杠),
+which its kind would name (it is always 东南西北), so to the others it is an 暗杠 like any."""
+
+
+def _face_down(seen: Seen) -> bool:
     """An 暗杠 is face down to the others unless its owner must show it (decision 4)."""
     hand = seen.before.hand
-    if seen.payload.get("kind") != "concealed_kong":
-        return tiles
-    if hand is not None and concealed_kong_faces_shown(
+    if seen.payload.get("kind") not in FACE_DOWN_KONGS:
+        return False
+    return hand is None or not concealed_kong_faces_shown(
         seen.before.variant.config, hand.seat(int(seen.payload["seat"]))
-    ):
-        return tiles
-    return None
+    )
+
+
+def _kong_faces(tiles: Any, seen: Seen) -> Any:
+    return None if _face_down(seen) else tiles
+
+
+def _kong_kind(kind: Any, seen: Seen) -> Any:
+    return "concealed_kong" if _face_down(seen) else kind
 
 
 def _asked_seats(seats: Any, seen: Seen) -> Any:
@@ -197,6 +209,7 @@ WIN_POLICY: Policy = public(
 """A win lays its hand open to all."""
 
 _KONG_TILES = Field(owner=shown, seats=_kong_faces, spectator=_kong_faces, operator=shown)
+_KONG_KIND = Field(owner=shown, seats=_kong_kind, spectator=_kong_kind, operator=shown)
 _READY = Field(
     owner=shown, seats=_ready_if_announced, spectator=_ready_if_announced, operator=shown
 )
@@ -245,7 +258,12 @@ POLICIES: dict[str, Policy] = {
         "tiles": Field(owner=shown, seats=hidden_as([]), spectator=hidden_as([]), operator=shown),
     },
     "tile_claimed": public("seat", "kind", "tile", "from_seat", "tiles", "ready"),
-    "kong_declared": {**public("seat", "kind"), "tiles": _KONG_TILES, "replacement": PRIVATE},
+    "kong_declared": {
+        **public("seat"),
+        "kind": _KONG_KIND,
+        "tiles": _KONG_TILES,
+        "replacement": PRIVATE,
+    },
     "concealed_kongs_shown": public("seat", "tiles"),  # turned face up for all (decision 4)
     "hand_shown": public("seat", "tiles"),
     "wildcard_set_aside": public("seat", "tile"),
