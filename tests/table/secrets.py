@@ -19,7 +19,8 @@ kinds, not pieces, so a tile is a leak only beyond what is public: if a viewer m
   each field on its own must fit: a leaked hand, wall or 暗杠 overflows at once, and a leaked
   single tile as soon as the viewer may know of no piece of its kind.
 
-The seed is searched for as text anywhere in what was sent.
+The seed is searched for as text anywhere in what was sent. ``leak_checker`` adds the secrets
+that are not tiles (who a claim window asked, a silent 听, the room and player events).
 """
 
 from __future__ import annotations
@@ -27,20 +28,16 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from events import hand as ev
-from events.base import DomainEvent
 from services.rules.table.deal import full_set
 from services.rules.table.state import TableState
 from services.rules.tiles import Tile, TileParseError, names, parse_tiles
 
 Viewer = int | None  # a seat, or None for a spectator
 Place = tuple[tuple[str, ...], tuple[Tile, ...]]  # where in what was sent, and the tiles there
-Redact = Callable[[int | Literal["spectator", "operator"], DomainEvent, TableState], dict[str, Any]]
-View = Callable[[TableState, int | None], dict[str, Any]]
 NAMES_KINDS = frozenset({"wildcards"})  # 塘沽's 混: the kinds named, shown to all
 KONG_FACES_SHOWN_WHEN_OPEN = frozenset({"mudanjiang"})
 """Decision 4: 牡丹江 shows an 暗杠 once the seat has opened (``000``: 开门后暗杠也要亮明); 哈尔滨
@@ -138,26 +135,48 @@ def _overflow(seen: Counter[Tile], known: Counter[Tile]) -> list[str]:
     return names(sorted((seen - known).elements()))
 
 
-def _seed_leak(shown: Any, seed: str | None) -> list[str]:
-    if seed and seed in json.dumps(shown, ensure_ascii=False):
-        return [f"the unrevealed seed {seed!r}"]
-    return []
+def _seed_places(shown: Any, seed: str, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every place in ``shown`` whose text holds ``seed`` (a key or a value)."""
+    if isinstance(shown, dict):
+        for key, value in shown.items():
+            if seed in str(key):
+                yield (*path, str(key))
+            else:
+                yield from _seed_places(value, seed, (*path, str(key)))
+    elif isinstance(shown, list | tuple):
+        for index, value in enumerate(shown):
+            yield from _seed_places(value, seed, (*path, str(index)))
+    elif seed in json.dumps(shown, ensure_ascii=False):
+        yield path
+
+
+Found = tuple[str, str]
+"""A leak in what was sent: the field it is in (the top-level name; "" for none) and what."""
+
+
+def _seed_leak(shown: Any, seed: str | None) -> list[Found]:
+    if not seed or seed not in json.dumps(shown, ensure_ascii=False):
+        return []
+    places = list(_seed_places(shown, seed)) or [()]
+    return [
+        (p[0] if p else "", f"{'.'.join(p)} shows the unrevealed seed {seed!r}") for p in places
+    ]
 
 
 def _names_kinds(path: tuple[str, ...]) -> bool:
     return any(part in NAMES_KINDS for part in path)
 
 
-def _field_leaks(fields: list[Place], facts: Secrets) -> list[str]:
+def _field_leaks(fields: list[Place], facts: Secrets) -> list[Found]:
     found = []
     for path, tiles in fields:
         over = _overflow(Counter(tiles), facts.known)
         if over and not _names_kinds(path):
-            found.append(f"{'.'.join(path)} shows {over}")
+            found.append((path[0] if path else "", f"{'.'.join(path)} shows {over}"))
     return found
 
 
-def event_leaks(shown: dict[str, Any], facts: Secrets) -> list[str]:
+def event_leaks(shown: dict[str, Any], facts: Secrets) -> list[Found]:
     """Each field of a sent event must name no more of a kind than the viewer may know of."""
     return _seed_leak(shown, facts.seed) + _field_leaks(list(tile_fields(shown)), facts)
 
@@ -182,7 +201,7 @@ def view_leaks(view: dict[str, Any], facts: Secrets, tight: bool = False) -> lis
     means this search misreads the view (and would miss what it misreads), so it is reported.
     """
     fields = list(tile_fields(view))
-    found = _seed_leak(view, facts.seed) + _field_leaks(fields, facts)
+    found = [what for _, what in _seed_leak(view, facts.seed) + _field_leaks(fields, facts)]
     total = view_total(fields)
     over = _overflow(total, facts.known)
     if over:
@@ -190,36 +209,4 @@ def view_leaks(view: dict[str, Any], facts: Secrets, tight: bool = False) -> lis
     if tight and not over and total != facts.known:
         missing = _overflow(facts.known, total)
         found.append(f"the search is off: the view shows less than the seat may know: {missing}")
-    return found
-
-
-VIEWERS: tuple[Viewer, ...] = (0, 1, 2, 3, None)
-
-
-def leaks_at(
-    before: TableState,
-    event: DomainEvent,
-    after: TableState,
-    redact: Redact,
-    view: View,
-    tight: bool = False,
-) -> list[str]:
-    """Every leak, to any seat or a spectator, in the event as sent and the view after it
-    (``tight``: also check that the search reads every honest view whole)."""
-    hand = after.hand if after.hand is not None else before.hand
-    seed = None if isinstance(event, ev.SeedRevealed) or hand is None else hand.seed
-    in_play = after.hand is not None and after.hand.step != "ended"
-    found: list[str] = []
-    for viewer in VIEWERS:
-        who = "spectator" if viewer is None else f"seat {viewer}"
-        facts = secrets(before, after, viewer, seed)
-        sent = redact("spectator" if viewer is None else viewer, event, before)
-        found += [f"{who} sent {event.type}: {leak}" for leak in event_leaks(sent, facts)]
-        if after.hand is not None:
-            now = secrets(after, after, viewer, seed)
-            shown = view(after, viewer)
-            found += [
-                f"{who}'s view after {event.type}: {leak}"
-                for leak in view_leaks(shown, now, tight=tight and in_play)
-            ]
     return found
