@@ -149,6 +149,9 @@ def test_a_stream_rewritten_under_a_published_head_is_named_at_its_version() -> 
     # without a version, the head is taken to be the last event's
     assert where(find_break(events, head=Head(stranger))) == ("rewritten", 5, events[4].event_id)
     assert where(find_break(other, head=Head(stranger, 5))) == ("rewritten", 5, other[4].event_id)
+    first = find_break(events, head=Head(stranger, 1))
+    assert where(first) == ("rewritten", 1, events[0].event_id)
+    assert first is not None and f"version 1 has {events[0].hash}" in first.detail
 
 
 def test_a_head_at_a_version_the_stream_holds_no_event_for_names_nothing() -> None:
