@@ -129,6 +129,14 @@ class RequestStore(Protocol):
         """The request kept under ``command_id`` with its outcome; None if none was."""
         ...
 
+    def claim_unanswered(
+        self, older_than: float, lease: float, limit: int = 100
+    ) -> list[CommandRequest]:
+        """Requests kept over ``older_than`` seconds ago with no outcome yet and not claimed
+        in the last ``lease`` seconds, oldest first; each is claimed (``resent_at`` now), so
+        resenders running at once share them out."""
+        ...
+
     def on_outcome(self, command_id: str, wake: Callable[[], None]) -> Callable[[], None]:
         """Call ``wake`` (from any thread, maybe more than once) when the outcome of
         ``command_id`` may have been recorded; the answer stops it. A waiter still reads the

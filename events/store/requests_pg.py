@@ -30,6 +30,18 @@ _CLAIM = (
 )
 
 
+_UNANSWERED = (
+    "WITH due AS (SELECT r.command_id FROM command_requests r"
+    " WHERE r.requested_at < now() - make_interval(secs => %(older_than)s)"
+    " AND (r.resent_at IS NULL OR r.resent_at < now() - make_interval(secs => %(lease)s))"
+    " AND NOT EXISTS (SELECT 1 FROM command_outcomes o WHERE o.command_id = r.command_id)"
+    " ORDER BY r.requested_at LIMIT %(limit)s FOR UPDATE SKIP LOCKED)"
+    " UPDATE command_requests r SET resent_at = now(), resends = r.resends + 1 FROM due"
+    " WHERE r.command_id = due.command_id"
+    " RETURNING r.command_id, r.table_id, r.fingerprint, r.body, r.requested_at"
+)
+
+
 class PostgresRequests:
     """Needs the store's ``_pool``."""
 
@@ -48,6 +60,20 @@ class PostgresRequests:
                 row = conn.execute(_EARLIER, (r.command_id,)).fetchone()
         assert row is not None  # inserted, or there before: requests are never deleted
         return RequestClaim(first=True, request=request) if row[0] else _claim(r.command_id, row)
+
+    def claim_unanswered(
+        self, older_than: float, lease: float, limit: int = 100
+    ) -> list[CommandRequest]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                _UNANSWERED, {"older_than": older_than, "lease": lease, "limit": limit}
+            ).fetchall()
+        found = [
+            CommandRequest(command_id=r[0], table_id=r[1], fingerprint=r[2], body=r[3],
+                           requested_at=r[4])  # fmt: skip
+            for r in rows
+        ]
+        return sorted(found, key=lambda r: r.requested_at)
 
     def find_request(self, command_id: str) -> RequestClaim | None:
         check_id("command_id", command_id)

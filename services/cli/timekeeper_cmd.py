@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 from typing import TextIO
 
 from services.cli.failures import CliError, command
@@ -36,8 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @command("timekeeper", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
+    from workers.app import create_app
     from workers.health_parts import watched
     from workers.logging import configure_logging
+    from workers.resender import start_resender
     from workers.task import build_service
     from workers.timekeeper import Timekeeper, fire_inline, fire_through_queue
 
@@ -52,17 +55,22 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             raise CliError(
                 "--via queue needs PAIJU_BROKER_URL=redis://...: memory:// is per process"
             )
-        from workers.app import create_app
-
         fire = fire_through_queue(create_app(settings), store)
     else:
         fire = fire_inline(build_service(settings))
     keeper = Timekeeper(store, fire, lease=args.lease)  # type: ignore[arg-type]
+    app = None if settings.embedded else create_app(settings)
+
+    def run(stop: threading.Event) -> None:
+        if app is not None:  # beside the timers, what the API kept: every 202 ends answered
+            start_resender(store, app, stop)
+        keeper.run(stop)
+
     print(f"paiju timekeeper: firing {args.via} from {shown(settings.store_url)}", file=out,
           flush=True)  # fmt: skip
     try:
         with watched("timekeeper", settings, keeper):  # heartbeat and /metrics
-            run_until_stopped("timekeeper", keeper.run)
+            run_until_stopped("timekeeper", run)
     finally:
         store.close()
     print(f"paiju timekeeper: stopped; {keeper.fired} timers fired", file=out)

@@ -73,3 +73,17 @@ def test_a_request_is_found_by_its_id_with_its_outcome(store: EventStore) -> Non
     store.record_outcome(refused("c:4"))  # type: ignore[attr-defined]
     found = requests(store).find_request("c:4")
     assert found is not None and found.outcome is not None
+
+
+def test_a_request_left_without_an_outcome_is_claimed_to_be_sent_again_once_a_lease(
+    store: EventStore,
+) -> None:
+    requests(store).claim_request(request("c:5"))
+    requests(store).claim_request(request("c:6"))
+    store.record_outcome(refused("c:6"))  # type: ignore[attr-defined]
+    assert requests(store).claim_unanswered(older_than=3600, lease=60) == []  # too young
+    claimed = requests(store).claim_unanswered(older_than=0, lease=60)
+    assert [r.command_id for r in claimed] == ["c:5"]  # c:6 has its outcome
+    assert claimed[0].body == request("c:5").body
+    assert requests(store).claim_unanswered(older_than=0, lease=60) == []  # leased meanwhile
+    assert [r.command_id for r in requests(store).claim_unanswered(older_than=0, lease=0)] == ["c:5"]

@@ -9,6 +9,7 @@ exactly as the README tells a platform to.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,3 +139,41 @@ def wait_until(check: Any, timeout: float, every: float = 0.1) -> bool:
             return True
         time.sleep(every)
     return False
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (its children, theirs, ...)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [pid]
+    while frontier:
+        children = [p for p, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def cmdline(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    return ""
+
+
+@contextlib.contextmanager
+def workers_stopped(served: Served) -> Iterator[None]:
+    """SIGSTOP the served worker processes (and their pools) until the block ends: commands
+    wait on the queue, in flight."""
+    assert served.process is not None
+    worker = [p for p in descendants(served.process.pid) if "services.cli.main worker" in cmdline(p)]
+    assert worker, "paiju serve runs no worker process"
+    stopped = worker + [c for w in worker for c in descendants(w)]
+    for pid in stopped:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)

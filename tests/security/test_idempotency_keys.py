@@ -8,51 +8,7 @@ outcome will be), and the same request once it ran the first answer, byte for by
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-from collections.abc import Iterator
-from pathlib import Path
-
-from security_kit import Served, new_id, wait_until
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process under ``pid`` (its children, theirs, ...)."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-    found, frontier = [], [pid]
-    while frontier:
-        children = [p for p, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
-    return found
-
-
-def cmdline(pid: int) -> str:
-    with contextlib.suppress(OSError):
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    return ""
-
-
-@contextlib.contextmanager
-def workers_stopped(served: Served) -> Iterator[None]:
-    """SIGSTOP the served worker processes (and their pools) until the block ends: commands
-    wait on the queue, in flight."""
-    assert served.process is not None
-    worker = [p for p in descendants(served.process.pid) if "services.cli.main worker" in cmdline(p)]
-    assert worker, "paiju serve runs no worker process"
-    stopped = worker + [c for w in worker for c in descendants(w)]
-    for pid in stopped:
-        os.kill(pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        for pid in stopped:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
+from security_kit import Served, new_id, wait_until, workers_stopped
 
 
 def test_the_same_key_with_another_command_is_422_and_runs_nothing(embedded: Served) -> None:
