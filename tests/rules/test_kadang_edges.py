@@ -120,3 +120,20 @@ def test_a_triplet_and_a_pair_is_no_duidao_on_the_triplet() -> None:
     """A 刻 held already and a pair: the fourth copy makes no second 刻 of a pair."""
     concealed = parse_tiles("111m22p345s789s456s")
     assert not is_duidao(concealed, tile("1m"))
+
+
+def test_duidao_is_never_reported_on_a_tile_held_once_beside_pairs_and_a_triplet() -> None:
+    """1112334455m: 2m is held once; winning on it makes no 刻 of a pair, so it is no 对倒."""
+    concealed = parse_tiles("1112334455m123s")
+    assert tile("2m") not in duidao_waits(concealed)
+    assert not is_duidao(concealed, tile("2m"))
+
+
+def test_a_kind_held_four_times_is_no_duidao_wait() -> None:
+    """A fifth copy of a kind does not exist, so four held are never a pair waiting for a 刻."""
+    assert duidao_waits(parse_tiles("1111m234p567p789s")) == []
+
+
+def test_a_win_on_a_red_dragon_beside_a_green_dragon_is_in_no_run() -> None:
+    """Runs are of number tiles only: 发 and 中 side by side make no run for 中."""
+    assert not mid_run_on_some_reading(parse_tiles("66z123m456p789s11s"), tile("7z"))

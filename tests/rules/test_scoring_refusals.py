@@ -70,7 +70,7 @@ def test_a_winner_who_is_also_the_discarder_is_refused(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("discarder", [-1, 4])
+@pytest.mark.parametrize("discarder", [-1, 4, 5])
 def test_a_discarder_that_is_no_seat_is_refused(variant: str, discarder: int) -> None:
     """Seats are 0–3: a discarder of -1 would make seat 3 pay, one of 4 would make nobody pay.
 
@@ -83,7 +83,7 @@ def test_a_discarder_that_is_no_seat_is_refused(variant: str, discarder: int) ->
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("seat", [-1, 4])
+@pytest.mark.parametrize("seat", [-1, 4, 5])
 def test_a_winner_that_is_no_seat_is_refused(variant: str, seat: int) -> None:
     scorer, ctx = PLAIN[variant]
     with pytest.raises(ScoringError, match="seat"):
@@ -140,3 +140,12 @@ def test_a_negative_drawn_streak_is_refused() -> None:
         shandong.score(replace(ctx, drawn_streak=-1))
     with pytest.raises(ScoringError, match="荒庄"):
         shandong.drawn_factor(-1)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_seat_zero_may_deal_in_to_another_seats_win(variant: str) -> None:
+    """Seats are 0–3: seat 0 as the discarder of seat 2's win is a discarder like the others."""
+    scorer, ctx = PLAIN[variant]
+    s = scorer(replace(ctx, seat=2, discarder=0))
+    assert s.payments[2] > 0
+    assert s.payments[0] < 0
