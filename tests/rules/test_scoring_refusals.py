@@ -149,3 +149,14 @@ def test_seat_zero_may_deal_in_to_another_seats_win(variant: str) -> None:
     s = scorer(replace(ctx, seat=2, discarder=0))
     assert s.payments[2] > 0
     assert s.payments[0] < 0
+
+
+@pytest.mark.parametrize("variant", ["shandong", "shanghai"])
+def test_a_hand_a_set_short_is_refused_even_when_it_reads_as_sets_and_a_pair(
+    variant: str,
+) -> None:
+    """A winning hand holds 14 tiles (a kong counting 3): three sets and a pair are no win."""
+    scorer, ctx = PLAIN[variant]
+    short = replace(ctx, concealed=ctx.concealed[:9] + ctx.concealed[12:])  # 123m456p789s5z
+    with pytest.raises(ScoringError, match="14 tiles"):
+        scorer(short)

@@ -24,3 +24,35 @@ def test_a_meld_naming_the_winner_as_its_feeder_makes_nobody_liable() -> None:
     assert chengbao_seat(ctx) is None
     assert liable_seat(ctx) is None
     assert score(ctx).payments[1:] == (score(ctx).payments[1],) * 3
+
+
+def test_a_self_drawn_win_by_seat_two_is_paid_by_every_other_seat() -> None:
+    """A 自摸 is paid by each other seat: the seats before the winner as those after it."""
+    s = score(win_context("shandong", PLAIN, "5z", seat=2, dealer=3))
+    assert s.payments == (-5, -5, 15, -5)
+
+
+def test_chengbao_by_a_seat_before_the_winner() -> None:
+    """承包: the feeder pays for all whichever seat it is; here seat 1 fed seat 3."""
+    fed_by_1 = tuple(meld("pong", t, 1) for t in ("111p", "222p", "333p"))
+    ctx = win_context(
+        "shandong", "5z", "5z", seat=3, dealer=0, melds=(*fed_by_1, meld("pong", "999m", 2))
+    )
+    assert chengbao_seat(ctx) == 1
+    assert score(ctx).payments == (0, -30, 0, 30)  # (5 + 0) × 碰碰和 2, three shares
+
+
+def test_four_melds_fed_by_one_seat_are_chengbao_too() -> None:
+    """给吃/碰/杠了3口: three *or more* of the winner's melds fed by one seat."""
+    melds = tuple(meld("pong", t, 2) for t in ("111p", "222p", "333p", "999m"))
+    ctx = win_context("shandong", "5z", "5z", seat=0, dealer=3, melds=melds)
+    assert chengbao_seat(ctx) == 2
+    assert liable_seat(ctx) == 2
+
+
+def test_gang_bao_needs_the_win_on_the_kong_replacement() -> None:
+    """杠爆 (``kong_fed_by`` on a self-drawn win after a kong): without the replacement tile the
+    seat whose discard was kongged is liable for nothing, and each other seat pays its share."""
+    ctx = win_context("shandong", PLAIN, "5z", seat=0, dealer=3, kong_fed_by=1)
+    assert liable_seat(ctx) is None
+    assert score(ctx).payments == (15, -5, -5, -5)
