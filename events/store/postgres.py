@@ -71,7 +71,6 @@ from events.store.outcomes_pg import PostgresOutcomes
 from events.store.pg_append import (
     APPEND_SQL,
     ATTEMPTS,
-    CONN_OK,
     MANY,
     RETRYABLE,
     SCALAR_EVENTS,
@@ -81,6 +80,7 @@ from events.store.pg_append import (
     pg_error,
 )
 from events.store.pg_timers import PostgresTimers
+from events.store.pool_checks import pool_checks, still_serving
 from events.store.requests_pg import PostgresRequests
 from events.store.timers import Timer, check_timers
 
@@ -126,6 +126,7 @@ class PostgresEventStore(
             max_size=max_size,
             open=True,
             kwargs=self._connect_kwargs(),
+            **pool_checks(),
         )
 
     def _connect_kwargs(self) -> dict[str, Any]:
@@ -182,7 +183,7 @@ class PostgresEventStore(
                 )
         try:
             conn = self._append_conn
-            if conn is None or conn.pgconn.status != CONN_OK:  # none yet, or closed or broken
+            if conn is None or not still_serving(conn):  # none yet, closed, or server gone
                 if conn is not None:
                     self._append_conn = None
                     conn.close()

@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from events.store import parse_store_url
 from events.store.base import EventStore
+from events.store.pool_checks import still_serving
 from workers import health, metrics_serve
 from workers.projections import catalog, operations
 from workers.projections.db import ProjectionDB
@@ -79,6 +80,8 @@ class StoreLook:
                 raise
 
     def _connection(self) -> Any:
+        if self._pg is not None and not still_serving(self._pg):
+            self.close()  # the server restarted under it
         if self._pg is None or self._pg.closed:
             import psycopg
 

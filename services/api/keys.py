@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from events.store.migrations import migrate_postgres, migrate_sqlite
+from events.store.pool_checks import pool_checks
 
 SCOPES = ("tables", "tokens", "operator", "reads")
 """``tables``: open tables and deal; ``tokens``: mint seat and spectator tokens; ``operator``:
@@ -89,7 +90,7 @@ class KeyStore:
             self.kind = "postgres"
             self._pool: Any = ConnectionPool(
                 conninfo, min_size=1, max_size=4, open=True,
-                kwargs={"autocommit": True, "options": f"-c search_path={quoted}"},
+                kwargs={"autocommit": True, "options": f"-c search_path={quoted}"}, **pool_checks(),
             )  # fmt: skip
         else:
             raise KeyProblem(f"no key store on {parts.scheme!r}: sqlite:/// or postgresql://")

@@ -17,6 +17,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.store.migrations import migrate_postgres
+from events.store.pool_checks import pool_checks
 from workers.effects.outbox import (
     SENDING,
     Claim,
@@ -50,6 +51,7 @@ class PostgresOutbox:
             max_size=max_size,
             open=True,
             kwargs={"autocommit": True, "options": f"-c search_path={quoted}"},
+            **pool_checks(),
         )
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ from psycopg import sql as pgsql
 
 from events.store import parse_store_url
 from events.store.migrations import migrate_postgres, migrate_sqlite
+from events.store.pool_checks import still_serving
 from workers.projections.base import Projection
 from workers.projections.batch_rows import BatchRows
 from workers.projections.sql import Dialect, SqlRows, create_statements, drop_statements
@@ -353,6 +354,8 @@ class PostgresProjectionDB(ProjectionDB):
 
     def _conn(self) -> psycopg.Connection[tuple[Any, ...]]:
         conn = getattr(self._local, "conn", None)
+        if conn is not None and not conn.closed and not still_serving(conn):
+            conn.close()  # the server restarted under it: a new one, not a failed request
         if conn is None or conn.closed:
             conn = psycopg.connect(self.conninfo, autocommit=True)
             conn.execute(pgsql.SQL("SET search_path TO {}").format(pgsql.Identifier(self.schema)))
