@@ -69,8 +69,9 @@ class PostgresRequests:
                 _UNANSWERED, {"older_than": older_than, "lease": lease, "limit": limit}
             ).fetchall()
         found = [
-            CommandRequest(command_id=r[0], table_id=r[1], fingerprint=r[2], body=r[3],
-                           requested_at=r[4])  # fmt: skip
+            CommandRequest(
+                command_id=r[0], table_id=r[1], fingerprint=r[2], body=r[3], requested_at=r[4]
+            )  # fmt: skip
             for r in rows
         ]
         return sorted(found, key=lambda r: r.requested_at)

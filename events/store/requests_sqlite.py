@@ -89,8 +89,13 @@ class SqliteRequests:
                 conn.execute("ROLLBACK")
                 raise
         return [
-            CommandRequest(command_id=r[0], table_id=r[1], fingerprint=r[2], body=r[3],
-                           requested_at=datetime.fromisoformat(r[4]))  # fmt: skip
+            CommandRequest(
+                command_id=r[0],
+                table_id=r[1],
+                fingerprint=r[2],
+                body=r[3],
+                requested_at=datetime.fromisoformat(r[4]),
+            )  # fmt: skip
             for r in rows
         ]
 
