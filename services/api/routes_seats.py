@@ -25,7 +25,9 @@ from services.tables.command_ids import Sender, client_command_id
 from services.tables.runner import parse_command
 
 router = APIRouter(prefix="/v1", tags=["seats"])
-CommandId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[^\s/]+$")]
+CommandId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^\S+$",
+                                description="The Idempotency-Key the command was sent under "
+                                            "(a '/' in it may be sent as is or as %2F)")]  # fmt: skip
 
 
 @router.post("/tables/{table_id}/commands", responses=outcome_schema(),
@@ -62,7 +64,8 @@ def _sender(token: TableToken) -> Sender:
     return Sender.of_seat(token.table_id, token.seat)
 
 
-@router.get("/commands/{command_id}", responses=outcome_schema(), summary="A command's outcome")
+# ``:path``: the key may hold "/" (the demo's do), and %2F is decoded before routing
+@router.get("/commands/{command_id:path}", responses=outcome_schema(), summary="A command's outcome")
 async def command_outcome(
     command_id: CommandId,
     credentials: Credentials,

@@ -131,6 +131,26 @@ async def test_a_command_slower_than_the_wait_is_queued_with_where_to_await_it(c
         "detail": by_another_seat.json()["detail"]}
 
 
+async def test_the_outcome_url_of_a_key_holding_a_slash_answers(client: httpx.AsyncClient, api: Api) -> None:
+    """Issue 22, item 4: the Location of every 202 answers, whatever its key holds."""
+    table = await open_dealt_table(client, api.key)
+    seat, discard = await turn_and_discard(client, table)
+    command_id = f"{new_id('c')}/v1/s{seat}"
+    settings = api.ctx.settings
+    api.ctx.settings = settings.model_copy(update={"api_command_wait": 0.0})
+    try:
+        queued = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                                   headers={**table.seat(seat), "Idempotency-Key": command_id})  # fmt: skip
+    finally:
+        api.ctx.settings = settings
+    assert queued.status_code == 202
+    assert "%2F" in queued.headers["location"]
+    awaited = await client.get(queued.headers["location"], params={"wait": 10}, headers=table.seat(seat))
+    assert awaited.status_code == 200 and awaited.json()["status"] == "accepted", awaited.text
+    as_is = await client.get(f"/v1/commands/{command_id}", headers=table.seat(seat))
+    assert as_is.status_code == 200 and as_is.json() == awaited.json()
+
+
 async def test_bad_requests_get_problem_documents_naming_what_was_wrong(client: httpx.AsyncClient, api: Api) -> None:
     table = await open_dealt_table(client, api.key)
     url = f"/v1/tables/{table.table_id}/commands"
