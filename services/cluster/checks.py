@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from events.store.base import EventStore
+from services.tables.command_ids import client_key
 from services.tables.verify import verify_table
 
 
@@ -66,13 +67,15 @@ def sealed_seeds(store: EventStore, table_id: str, events: list[object]) -> dict
 
 def lost_acknowledged(store: EventStore, acknowledged: Mapping[str, tuple[str, int]]) -> list[str]:
     """The acknowledged command ids (id -> table, first version) whose events are not in the
-    store at that version: a move a player was told was taken, and that was lost."""
+    store at that version: a move a player was told was taken, and that was lost. The ids
+    are the clients' Idempotency-Keys; the store holds them in their senders' namespaces."""
     found: dict[str, dict[str, int]] = {}
     for table_id in {table for table, _ in acknowledged.values()}:
         firsts: dict[str, int] = {}
         for event in store.read_stream(table_id):
-            if event.command_id is not None:
-                firsts.setdefault(event.command_id, event.version)
+            key = client_key(event.command_id) if event.command_id is not None else None
+            if key is not None:
+                firsts.setdefault(key, event.version)
         found[table_id] = firsts
     return sorted(
         f"{command_id} (at {table_id} v{version})"

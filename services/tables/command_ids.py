@@ -89,3 +89,16 @@ def key_of(sender: Sender, command_id: str) -> str:
     too long to keep readable, ``c:h:...``)."""
     mine = f"{CLIENT}{sender.namespace}:"
     return command_id[len(mine) :] if command_id.startswith(mine) else command_id
+
+
+def client_key(command_id: str) -> str | None:
+    """The Idempotency-Key in a stored client id, whoever sent it (None for the service's own
+    ids and for hashed ones): for audits that hold a client's keys, not its credentials."""
+    if command_id.startswith(f"{CLIENT}k:"):
+        _, _, rest = command_id[len(CLIENT) + 2 :].partition(":")
+        return rest or None
+    seat = re.match(r"^c:s[0-3]:(\d+):", command_id)
+    if seat is None:
+        return None
+    start = seat.end() + int(seat.group(1))
+    return command_id[start + 1 :] if command_id[start : start + 1] == ":" else None
