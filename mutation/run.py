@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -41,12 +43,23 @@ SYNCED = ["services", "events", "workers", "tests", "docs", "mutation", "pyproje
 
 
 def sync_tree(dest: Path) -> None:
+    """``dest`` made a copy of the working tree's code, tests and docs (a mutant left in it by an
+    interrupted run is overwritten; a file deleted here is deleted there)."""
     dest.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        ["rsync", "-a", "--delete", "--exclude=__pycache__", "--exclude=.hypothesis",
-         "--exclude=/mutation/work", *SYNCED, f"{dest}/"],
-        cwd=ROOT, check=True,
-    )  # fmt: skip
+    caches = shutil.ignore_patterns("__pycache__", ".hypothesis", "*.pyc")
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        skipped = set(caches(folder, names))
+        return skipped | ({"work"} if Path(folder) == ROOT / "mutation" else set())
+
+    for name in SYNCED:
+        src, out = ROOT / name, dest / name
+        if out.is_dir():
+            shutil.rmtree(out)
+        if src.is_dir():
+            shutil.copytree(src, out, ignore=ignore)
+        else:
+            shutil.copy2(src, out)
 
 
 def _free_port() -> int:
@@ -186,11 +199,15 @@ def baseline(module: str, args: list[str]) -> float:
     )  # fmt: skip
     seconds = time.monotonic() - start
     if result.returncode != 0:
-        raise SystemExit(
-            f"{module}: its tests fail before any mutation ({' '.join(args)}):\n"
-            + result.stdout[-3000:]
+        raise BaselineFailed(
+            f"{module}: its tests fail before any mutation, so it is not run"
+            f" ({' '.join(args)}):\n" + result.stdout[-3000:]
         )
     return seconds
+
+
+class BaselineFailed(Exception):
+    pass
 
 
 def run_module(module: str, urls: list[str], retry: str | None, tests: TestsMap) -> None:
@@ -234,6 +251,13 @@ def run_module(module: str, urls: list[str], retry: str | None, tests: TestsMap)
 
 def main(modules: list[str], jobs: int, retry: str | None) -> None:
     tests = TestsMap.load()
+    failed = []
     with workers(jobs) as urls:
         for module in modules:
-            run_module(module, urls, retry, tests)
+            try:
+                run_module(module, urls, retry, tests)
+            except BaselineFailed as e:
+                print(e, file=sys.stderr)
+                failed.append(module)
+    if failed:
+        raise SystemExit(f"not run, their tests failing unmutated: {', '.join(failed)}")
