@@ -3,6 +3,8 @@ guarded by If-Match, queued when the workers are slow; and errors as problem doc
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 from api_kit import Api, new_id, open_dealt_table, platform_headers, turn_and_discard
@@ -107,17 +109,23 @@ async def test_a_seat_cannot_give_the_systems_commands(client: httpx.AsyncClient
     assert answer.json()["detail"] == "'report_disconnect' is given by the system, not by a seat"
 
 
+async def post_with_no_wait(client: httpx.AsyncClient, api: Api, table: Any, seat: int,
+                            discard: dict[str, Any], key: str) -> httpx.Response:  # fmt: skip
+    """The seat's POST of ``discard`` under ``key`` with the API's wait at 0: answered 202."""
+    settings = api.ctx.settings
+    api.ctx.settings = settings.model_copy(update={"api_command_wait": 0.0})
+    try:
+        return await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
+                                 headers={**table.seat(seat), "Idempotency-Key": key})  # fmt: skip
+    finally:
+        api.ctx.settings = settings
+
+
 async def test_a_command_slower_than_the_wait_is_queued_with_where_to_await_it(client: httpx.AsyncClient, api: Api) -> None:
     table = await open_dealt_table(client, api.key)
     seat, discard = await turn_and_discard(client, table)
     command_id = new_id("c")
-    settings = api.ctx.settings
-    api.ctx.settings = settings.model_copy(update={"api_command_wait": 0.0})
-    try:
-        queued = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
-                                   headers={**table.seat(seat), "Idempotency-Key": command_id})  # fmt: skip
-    finally:
-        api.ctx.settings = settings
+    queued = await post_with_no_wait(client, api, table, seat, discard, command_id)
     assert queued.status_code == 202
     assert queued.json() == {"status": "queued", "command_id": command_id,
                              "outcome_url": f"/v1/commands/{command_id}"}  # fmt: skip
@@ -136,13 +144,7 @@ async def test_the_outcome_url_of_a_key_holding_a_slash_answers(client: httpx.As
     table = await open_dealt_table(client, api.key)
     seat, discard = await turn_and_discard(client, table)
     command_id = f"{new_id('c')}/v1/s{seat}"
-    settings = api.ctx.settings
-    api.ctx.settings = settings.model_copy(update={"api_command_wait": 0.0})
-    try:
-        queued = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
-                                   headers={**table.seat(seat), "Idempotency-Key": command_id})  # fmt: skip
-    finally:
-        api.ctx.settings = settings
+    queued = await post_with_no_wait(client, api, table, seat, discard, command_id)
     assert queued.status_code == 202
     assert "%2F" in queued.headers["location"]
     awaited = await client.get(queued.headers["location"], params={"wait": 10}, headers=table.seat(seat))
