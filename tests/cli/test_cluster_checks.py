@@ -14,16 +14,22 @@ from services.cluster.load import Figures
 from services.cluster.profile import own_time
 from services.rules.table.commands import OpenTable, StartHand
 from services.tables import Accepted, TableService
+from services.tables.command_ids import Sender, client_command_id
 
 PLAYERS = ("ann", "bo", "cy", "di")
 
 
+PLATFORM = Sender.api_key("0123abcd")
+
+
 def _dealt(tmp_path: Path, table_id: str = "t-1") -> tuple[object, dict[str, tuple[str, int]]]:
+    """A table opened and dealt under the platform's keys "open" and "deal", stored as the API
+    stores them: in the platform credential's namespace."""
     store = open_store(f"sqlite:///{tmp_path}/c.sqlite3")
     service = TableService(store)
     opened = service.handle(table_id, OpenTable(table_id=table_id, variant="harbin", players=PLAYERS),
-                            command_id="open")  # fmt: skip
-    dealt = service.handle(table_id, StartHand(), command_id="deal")
+                            command_id=client_command_id(PLATFORM, "open"))  # fmt: skip
+    dealt = service.handle(table_id, StartHand(), command_id=client_command_id(PLATFORM, "deal"))
     assert isinstance(opened, Accepted) and isinstance(dealt, Accepted)
     return store, {"open": (table_id, 1), "deal": (table_id, dealt.events[0].version)}
 
@@ -39,7 +45,9 @@ def test_an_acknowledged_move_missing_from_the_store_is_lost(tmp_path: Path) -> 
     assert lost_acknowledged(store, acknowledged) == ["t-1/v9/s2 (at t-1 v9)"]  # type: ignore[arg-type]
 
 
-def test_a_move_recorded_at_another_version_than_acknowledged_counts_as_lost(tmp_path: Path) -> None:
+def test_a_move_recorded_at_another_version_than_acknowledged_counts_as_lost(
+    tmp_path: Path,
+) -> None:
     store, acknowledged = _dealt(tmp_path)
     acknowledged["deal"] = ("t-1", 1)
     assert lost_acknowledged(store, acknowledged) == ["deal (at t-1 v1)"]  # type: ignore[arg-type]
@@ -48,7 +56,9 @@ def test_a_move_recorded_at_another_version_than_acknowledged_counts_as_lost(tmp
 def test_a_dealt_table_replays_and_its_timer_is_overdue_only_past_the_slack(tmp_path: Path) -> None:
     store, _ = _dealt(tmp_path)
     count = count_log(store, ["t-1"])  # type: ignore[arg-type]
-    assert count.not_replaying == [] and count.version_gaps == [] and count.doubled_command_ids == []
+    assert (
+        count.not_replaying == [] and count.version_gaps == [] and count.doubled_command_ids == []
+    )
     (timer,) = store.timers_of("t-1")  # type: ignore[attr-defined]
     due_in = (timer.due_at - datetime.now(UTC)).total_seconds()
     assert due_in > 1  # the first turn's timer, not yet due: not missed
@@ -60,7 +70,11 @@ def test_a_dealt_table_replays_and_its_timer_is_overdue_only_past_the_slack(tmp_
 def test_percentiles_of_the_figures_are_nearest_rank() -> None:
     figures = Figures(tables=1, counted=10.0, moves=50, latencies_ms=[float(n) for n in range(1, 101)],
                       cpu={}, hands=0, refused=0)  # fmt: skip
-    assert (figures.percentile(50), figures.percentile(99), figures.percentile(100)) == (50, 99, 100)
+    assert (figures.percentile(50), figures.percentile(99), figures.percentile(100)) == (
+        50,
+        99,
+        100,
+    )
     assert figures.per_second == 5.0 and figures.median == 50.5
 
 
