@@ -48,11 +48,21 @@ def transport_options(settings: Settings) -> dict[str, Any]:
     }
 
 
+def broker_transport(settings: Settings) -> dict[str, Any]:
+    """On Redis, kombu's transport with reads that drop an entry no task can be made of
+    (``workers.broker``) rather than die on it; ``rediss://`` keeps kombu's own, whose TLS
+    defaults are chosen from the URL's scheme."""
+    if settings.broker_url.startswith("redis://"):
+        return {"broker_transport": "workers.broker:Transport"}
+    return {}
+
+
 def celery_config(settings: Settings) -> dict[str, Any]:
     return {
         # kombu warns on every connection to a URL naming no host; memory:// has none to name
         "broker_url": "memory://localhost/" if settings.broker_url == "memory://" else settings.broker_url,
         "broker_connection_retry_on_startup": True,
+        **broker_transport(settings),
         "broker_transport_options": transport_options(settings),
         "task_serializer": "json",
         "result_serializer": "json",

@@ -42,6 +42,9 @@ BUSY_RETRIES = 5
 STORE_RETRIES = 10
 HAND_BACK_RETRIES = 20
 UNREACHABLE = (psycopg.OperationalError, sqlite3.OperationalError)
+UNRECORDABLE = "invalid_id"
+"""The code of a refusal the runner answers but cannot record (its table or command id is
+not an id: too long, a control character)."""
 
 log = get_logger("paiju.worker")
 
@@ -136,7 +139,12 @@ def _hand_back(task: PaijuTask, error: RulesVersionUnavailable, handed_back: int
 
 def _logged(outcome: CommandOutcome) -> None:
     metrics.command_outcome(outcome)  # counted with the task's seconds when the task ends
-    if outcome.accepted:
+    if outcome.code == UNRECORDABLE:
+        # No outcome can be stored under an id that is not one, so no caller will ever read
+        # this refusal: the message came from past the API (which checks ids), and an
+        # operator is told, with the task id to find the message by.
+        log.warning("command.unusable_arguments", code=outcome.code, reason=outcome.reason)
+    elif outcome.accepted:
         log.info(
             "command.accepted",
             first_version=outcome.first_version,
