@@ -71,6 +71,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kills", type=int, choices=range(0, 201), default=0, metavar="N",
                         help="kill -9 each kind of part N times, then restart Redis and "
                         "PostgreSQL (default 0: no faults)")
+    parser.add_argument("--kill-every", type=_bounded(10, 3600, "seconds"), default=0, metavar="SECONDS",
+                        help="a soak: kill -9 a random part every SECONDS for the whole --for, "
+                        "Redis and PostgreSQL restarted in the middle, each part's memory read "
+                        "every minute (default 0: no soak)")
+    parser.add_argument("--pace", type=_bounded(0, 30, "seconds"), default=0,
+                        help="seconds a bot thinks before each move (default 0: as fast as it "
+                        "can; 2-5 is a human's pace)")
     parser.add_argument("--profile", type=_bounded(0, 120, "seconds"), default=0,
                         help="py-spy samples the busiest part this long (default 0: not)")
     parser.add_argument("--logs", type=Path, help="folder for the parts' logs (default: a temporary one)")
@@ -85,8 +92,11 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     # a stop (SIGTERM) ends the run as Ctrl-C does: every part and server is stopped
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     bots = Bots(tables=int(args.tables), seconds=args.seconds, warmup=args.warmup,
-                idle_every=args.idle_every, turn=args.turn, claim=max(1, args.turn // 2))  # fmt: skip
-    counts = args.workers[:1] if args.kills else args.workers
+                idle_every=args.idle_every, turn=args.turn, claim=max(1, args.turn // 2),
+                pace=args.pace)  # fmt: skip
+    if args.kills and args.kill_every:
+        raise CliError("give --kills (each kind in turn) or --kill-every (a soak), not both")
+    counts = args.workers[:1] if args.kills or args.kill_every else args.workers
     rows, ok = [], True
     for workers in counts:
         shape = Shape(apis=args.apis, workers=workers)
@@ -101,7 +111,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) -> tuple[list[str], bool]:
-    from services.cluster import faults, load, verdict
+    from services.cluster import faults, load, soak, verdict
     from services.cluster.profile import ProfileError
     from services.cluster.run import Cluster
 
@@ -112,6 +122,8 @@ def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) ->
     if args.logs is not None:
         root = args.logs / f"workers-{shape.workers}-{time.strftime('%H%M%S')}"
     recoveries: list[faults.Recovery] = []
+    soaked = soak.Soak()
+    plan = soak.SoakPlan(seconds=bots.seconds, every=args.kill_every)
     with Cluster(shape, settings, root) as cluster:
         say(f"paiju cluster: {shape} on {cluster.postgres.url} and {cluster.redis.url};"
             f" logs in {cluster.root}/logs")
@@ -126,8 +138,12 @@ def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) ->
                 except ProfileError as error:  # the figures are still worth having
                     say(f"  no profile: {error}")
             if args.kills:
-                plan = faults.FaultPlan(kills=args.kills)
-                recoveries.extend(faults.hurt(cluster, running, plan, say))
+                recoveries.extend(faults.hurt(cluster, running, faults.FaultPlan(kills=args.kills), say))
+            if args.kill_every:
+                ran = soak.soak(cluster, running, plan, say)
+                soaked.memory, soaked.recoveries = ran.memory, ran.recoveries
+                recoveries.extend(ran.recoveries)
+                ran.write_memory(Path(str(cluster.root)) / "memory.csv")
             running.stop.wait(max(0.0, bots.seconds - (time.monotonic() - began)))
 
         figures, running = load.play(cluster, bots, during)
@@ -142,6 +158,11 @@ def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) ->
         say(f"  profile of the busiest part, {profile['part']} (own time, share of samples):")
         for name, share in profile["top"]:  # type: ignore[attr-defined]
             say(f"    {share:6.1%}  {name}")
+    if soaked.memory:
+        say(f"  memory (largest part of each kind alive {plan.settled:.0f} s or more; every sample"
+            f" in {cluster.root}/memory.csv):")
+        for line in soaked.growth_lines(plan.settled):
+            say(f"    {line}")
     failed = 0
     if recoveries:
         say("  recoveries (kind, faults, not recovered, back: median / worst, moves again: median / worst):")

@@ -53,7 +53,7 @@ def hurt(cluster: Cluster, load: Load, plan: FaultPlan,
         for n in range(plan.kills if parts else 0):
             part = parts[n % len(parts)]
             at = cluster.kill(part)
-            found.append(_recovered(cluster, load, f"kill -9 {part.name}", kind, [part], at))
+            found.append(recovered(cluster, load, f"kill -9 {part.name}", kind, [part], at))
             say(_line(found[-1]))
             load.stop.wait(plan.pause)
             if load.stop.is_set():
@@ -63,14 +63,15 @@ def hurt(cluster: Cluster, load: Load, plan: FaultPlan,
     for name, restart in servers:
         at = time.perf_counter()
         restart()
-        found.append(_recovered(cluster, load, f"restart {name}", name, cluster.parts, at))
+        found.append(recovered(cluster, load, f"restart {name}", name, cluster.parts, at))
         say(_line(found[-1]))
         load.stop.wait(plan.pause * 5)
     return found
 
 
-def _recovered(cluster: Cluster, load: Load, fault: str, kind: str,
-               parts: list[ClusterPart], at: float) -> Recovery:  # fmt: skip
+def recovered(cluster: Cluster, load: Load, fault: str, kind: str,
+              parts: list[ClusterPart], at: float) -> Recovery:  # fmt: skip
+    """How long from the fault at ``at`` until ``parts`` answer again and then move."""
     deadline = at + BACK_TIMEOUT
     back = None
     while time.perf_counter() < deadline:

@@ -36,6 +36,7 @@ class Bots:
     idle_every: int = 10  # every n-th table has a seat that never moves (0: only the first)
     turn: int = 10  # seconds a table waits on a seat (the timers' part)
     claim: int = 5
+    pace: float = 0.0  # seconds a bot thinks before each move (0: none, the load test)
 
 
 @dataclass
@@ -79,7 +80,7 @@ class Load:
         bases = self.cluster.api_bases
         plan = Plan(tables=self.bots.tables, seconds=None, idle_seat=3,
                     idle_every=self.bots.idle_every, prefix=f"cl-{uuid.uuid4().hex[:6]}",
-                    timing={"turn": self.bots.turn, "claim": self.bots.claim}, pace=0,
+                    timing={"turn": self.bots.turn, "claim": self.bots.claim}, pace=self.bots.pace,
                     measure=True)  # fmt: skip
         self.demo = HttpDemo(bases[0], self.cluster.key, plan, out=None, more=tuple(bases[1:]))
         self.stop = threading.Event()

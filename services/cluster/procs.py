@@ -71,9 +71,11 @@ class ClusterPart:
     runs: int = 0
     cpu_before: float = 0.0  # CPU of earlier runs (a killed process's CPU is gone from /proc)
     log_path: Path = field(default_factory=Path)
+    started: float = 0.0  # time.monotonic() of the current run's start
 
     def start(self) -> None:
         self.runs += 1
+        self.started = time.monotonic()
         self.log_path = self.logs / f"{self.name}-{self.runs}.log"
         with self.log_path.open("w") as out:
             self.process = subprocess.Popen([*PAIJU, *self.argv], env=self.env, stdout=out,

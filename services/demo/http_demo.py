@@ -219,6 +219,7 @@ class Player:
         self.called_at = 0  # the version at which the lead last saw the table wait on this seat
         self.woken = asyncio.Event()
         self.etag = 0  # the table's version of the last answer read (its ETag)
+        self.last_sent: tuple[str, dict[str, Any]] | None = None  # a resend repeats its command
         self.rng = random.Random(f"{table.plan.seed}/{table.table_id}/{seat}")
 
     def headers(self) -> dict[str, str]:
@@ -333,6 +334,7 @@ class Player:
             await asyncio.sleep(self.table.plan.pace)  # a player thinks; people can follow
         tally = self.demo.tally
         command_id = f"{table_id}/v{version}/s{self.seat}"
+        command = self.once(command_id, command)
         tally.sent += 1
         # a move answers the table at one version; taking the seat back (取消托管) is not a
         # move, and under 托管 the table moves on every second: it goes unguarded
@@ -360,6 +362,15 @@ class Player:
         elif outcome.get("status") == "refused":
             tally.refused += 1  # the table moved on (a timer, a claim): the next event says how
             tally.refusals[str(outcome.get("code"))] += 1
+
+    def once(self, command_id: str, command: dict[str, Any]) -> dict[str, Any]:
+        """The command to send under ``command_id``: a step taken again (its 202 unanswered, a
+        worker gone) resends what it sent the first time, since the bot may have chosen another
+        tile this time and an id names one request (the API refuses it with 422 otherwise)."""
+        if self.last_sent is not None and self.last_sent[0] == command_id:
+            return self.last_sent[1]
+        self.last_sent = (command_id, command)
+        return command
 
     async def get(self, path: str) -> dict[str, Any] | None:
         answer = await self.demo.client.get(f"{self.table.base}{path}", headers=self.headers())
