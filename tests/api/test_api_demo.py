@@ -11,7 +11,9 @@ import pytest
 
 from events.store import open_store
 from services.cli.main import main as paiju
+from services.rules.table.deadlines import deadlines
 from services.tables.command_ids import Sender, key_of
+from services.tables.loader import EMPTY, fold
 from workers.serve import Embedded
 from workers.settings import load_settings
 
@@ -48,7 +50,10 @@ def test_the_demo_plays_a_hand_to_the_end_over_http_with_each_seat_moved_by_its_
     timing = events[0].payload["timing"]
     assert (timing["turn"], timing["claim"]) == (60, 3)  # the room's, from --turn and the default
     moves = [e for e in events if e.actor.kind == "seat"]
-    assert {e.actor.seat for e in moves} == {0, 1, 2, 3}  # every seat played, none by the timers
+    # every seat the table waited on answered by itself, none by the timers (a seat the deal
+    # left nothing to do, a hand won before its turn, is waited on by no one)
+    assert {e.actor.seat for e in moves} == _seats_waited_on(service, "http-harbin.1")
+    assert not [e for e in events if e.type in ("wait_timed_out", "seat_autoplayed")]
     # each move was posted with an Idempotency-Key naming the version it answered
     for event in moves:
         key = key_of(Sender.of_seat("http-harbin.1", event.actor.seat), event.command_id)
@@ -57,6 +62,20 @@ def test_the_demo_plays_a_hand_to_the_end_over_http_with_each_seat_moved_by_its_
         assert event.version > answered
     assert store.load_outcome(moves[0].command_id).accepted  # type: ignore[union-attr]
     store.close()
+
+
+def _seats_waited_on(service: Embedded, table_id: str) -> set[int]:
+    """Every seat some state of the table waited on (its turn, or a claim it was asked)."""
+    store = open_store(service.settings.store_url)
+    try:
+        table, seats = EMPTY, set[int]()
+        for recorded in store.read_stream(table_id):
+            table = fold(store, table_id, [recorded], table)
+            seats |= {s for d in deadlines(table.state) if d.wait in ("turn", "claim")
+                      for s in d.seats}  # fmt: skip
+        return seats
+    finally:
+        store.close()
 
 
 def test_the_demo_without_a_key_or_with_a_revoked_one_says_so(
