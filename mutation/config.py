@@ -100,11 +100,11 @@ class TestsMap:
         return self.args(["@fast"])
 
 
-def test_command(args: list[str]) -> str:
-    """The command a worker runs for one mutant, in its own copy of the tree (``-x``: the first
-    failure kills it; one process; Hypothesis seeded so that a survivor survives again)."""
-    base = [PY, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
-    return " ".join(base + ["--hypothesis-seed=0"] + [_quote(a) for a in args])
+def test_command(args: list[str], tests_map: Path) -> str:
+    """The command a worker runs for one mutant, in its own copy of the tree: the tests of
+    ``args`` that ran the mutated line (``mutation/select.py``), with ``-x`` (the first failure
+    kills it), in one process, Hypothesis seeded so that a survivor survives again."""
+    return " ".join([PY, "-m", "mutation.select", str(tests_map)] + [_quote(a) for a in args])
 
 
 def _quote(arg: str) -> str:

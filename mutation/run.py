@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from mutation import select
 from mutation.config import (
     PY,
     ROOT,
@@ -187,16 +188,11 @@ def counts(db: Path) -> dict[str, int]:
     return done
 
 
-def baseline(module: str, args: list[str]) -> float:
-    """The module's tests on the unmutated tree, timed; a run on failing tests means nothing."""
+def baseline(module: str, args: list[str], tests_map: Path) -> float:
+    """The module's tests on the unmutated tree, timed, under coverage: which tests run each
+    line (``mutation/select.py``); a run on failing tests means nothing."""
     start = time.monotonic()
-    tree = TREES / "0"
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    result = subprocess.run(
-        [PY, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "--hypothesis-seed=0", *args],
-        cwd=tree, env=env, capture_output=True, text=True,
-    )  # fmt: skip
+    result = select.build(module, args, TREES / "0", tests_map)
     seconds = time.monotonic() - start
     if result.returncode != 0:
         raise BaselineFailed(
@@ -213,10 +209,11 @@ class BaselineFailed(Exception):
 def run_module(module: str, urls: list[str], retry: str | None, tests: TestsMap) -> None:
     SESSIONS.mkdir(parents=True, exist_ok=True)
     args = tests.for_module(module)
-    command = test_command(args)
+    tests_map = SESSIONS / f"{slug(module)}.tests.json"
+    command = test_command(args, tests_map)
     db = SESSIONS / f"{slug(module)}.sqlite"
     meta = read_meta(module)
-    base = baseline(module, args)
+    base = baseline(module, args, tests_map)
     timeout = max(30.0, 4 * base + 15)
     config = _config(module, command, timeout, urls)
     digest = source_digest(module)

@@ -1,0 +1,51 @@
+"""``make mutate`` runs each mutant against the tests that ran its line (mutation/select.py)."""
+
+from __future__ import annotations
+
+from mutation.select import changed, selected, statement_lines
+
+SOURCE = """\
+LIMIT = 3
+
+
+def within(c):
+    if not 2 <= c <= LIMIT:
+        return False
+    total = (c +
+             1)
+    return total > 0
+"""
+
+
+def _map(tests: dict[int, list[str]], imported: list[int]) -> dict[str, object]:
+    return {"source": SOURCE, "tests": {str(k): v for k, v in tests.items()}, "imported": imported}
+
+
+def test_a_mutant_is_found_at_the_line_it_rewrote() -> None:
+    assert changed(SOURCE, SOURCE.replace("2 <= c", "1 <= c")) == {5}
+    assert changed(SOURCE, SOURCE) == set()
+
+
+def test_a_line_inside_a_statement_widens_to_the_whole_statement() -> None:
+    assert statement_lines(SOURCE, {8}) == {7, 8}
+
+
+def test_a_compound_statement_widens_to_its_header_not_its_body() -> None:
+    assert statement_lines(SOURCE, {5}) == {5}
+    assert 6 not in statement_lines(SOURCE, {5})
+
+
+def test_a_mutant_runs_only_the_tests_that_ran_its_line() -> None:
+    made = _map({5: ["t.py::test_a", "t.py::test_b"], 7: ["t.py::test_c"]}, imported=[1, 4])
+    assert selected(made, SOURCE.replace("2 <= c", "1 <= c")) == ["t.py::test_a", "t.py::test_b"]
+    assert selected(made, SOURCE.replace("1)", "2)")) == ["t.py::test_c"]  # line 8 counts as 7
+
+
+def test_a_mutant_of_a_line_run_at_import_runs_every_test() -> None:
+    made = _map({5: ["t.py::test_a"]}, imported=[1, 4])
+    assert selected(made, SOURCE.replace("LIMIT = 3", "LIMIT = 4")) is None
+
+
+def test_a_mutant_of_a_line_no_test_ran_runs_none_and_survives() -> None:
+    made = _map({5: ["t.py::test_a"]}, imported=[1, 4])
+    assert selected(made, SOURCE.replace("total > 0", "total >= 0")) == []
