@@ -29,7 +29,12 @@ from pathlib import Path
 
 from mutation.config import PY, source_digest
 
-BASE = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--hypothesis-seed=0"]
+# Installed plugins are not loaded (schemathesis, anyio, xdist, cov: importing them cost each
+# mutant's pytest twice the time of the engine's tests it ran); the engine's tests need only
+# Hypothesis's.
+BASE = ["-x", "-q", "-p", "no:cacheprovider", "-p", "_hypothesis_pytestplugin",
+        "--hypothesis-seed=0"]  # fmt: skip
+PYTEST_ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 ONLY_ENV = "PAIJU_MUTATION_ONLY"  # the file of node ids the ``mutation.only`` plugin keeps
 
 
@@ -37,10 +42,10 @@ def build(module: str, args: list[str], tree: Path, out: Path) -> subprocess.Com
     """Run ``args`` in ``tree`` under coverage of ``module`` and write the map to ``out``."""
     data_file = out.with_suffix(".coverage")
     data_file.unlink(missing_ok=True)
-    env = dict(os.environ, PYTHONPATH=str(tree), COVERAGE_FILE=str(data_file))
+    env = dict(os.environ, PYTHONPATH=str(tree), COVERAGE_FILE=str(data_file), **PYTEST_ENV)
     dotted = module.removesuffix(".py").replace("/", ".")
     result = subprocess.run(
-        [PY, "-m", "pytest", *BASE, f"--cov={dotted}", "--cov-context=test",
+        [PY, "-m", "pytest", *BASE, "-p", "pytest_cov.plugin", f"--cov={dotted}", "--cov-context=test",
          "--cov-report=", *args],
         cwd=tree, env=env, capture_output=True, text=True,
     )  # fmt: skip
@@ -118,7 +123,7 @@ def main(argv: list[str]) -> int:
     mutated = Path(str(made["module"])).read_text(encoding="utf-8")
     chosen = selected(made, mutated)
     if chosen is None:
-        return subprocess.run([PY, "-m", "pytest", *BASE, *args]).returncode
+        return _pytest(args, PYTEST_ENV)
     if not chosen:
         print("no test ran the mutated line(s) unmutated: none can kill this mutant")
         return 0
@@ -128,14 +133,20 @@ def main(argv: list[str]) -> int:
                    key=lambda f: (args.index(f) if f in args else len(args), f))  # fmt: skip
     options = [a for i, a in enumerate(args) if a.startswith("-") or (i and args[i - 1] == "-k")]
     try:
-        env = dict(os.environ, **{ONLY_ENV: str(only)})
-        code = subprocess.run([PY, "-m", "pytest", *BASE, "-p", "mutation.only", *options, *files],
-                              env=env).returncode  # fmt: skip
+        code = _pytest(
+            ["-p", "mutation.only", *options, *files], {ONLY_ENV: str(only), **PYTEST_ENV}
+        )
     finally:
         only.unlink(missing_ok=True)
     if code == 5:  # nothing collected by those ids (renamed since the map): run them all
-        return subprocess.run([PY, "-m", "pytest", *BASE, *args]).returncode
+        return _pytest(args, PYTEST_ENV)
     return code
+
+
+def _pytest(args: list[str], env: dict[str, str]) -> int:
+    return subprocess.run(
+        [PY, "-m", "pytest", *BASE, *args], env=dict(os.environ, **env)
+    ).returncode
 
 
 if __name__ == "__main__":
