@@ -256,11 +256,12 @@ def _timing(sessions: list[Session]) -> str:
     hours = total * per / 2 / 3600
     rows = ", ".join(
         f"`{s.module}` {int(s.meta['mutants_run'])} mutants in {float(s.meta['elapsed_seconds']) / 60:.0f} min"  # type: ignore[index,call-overload,arg-type]
+        f" on {int(s.meta.get('workers', 1))} worker(s)"  # type: ignore[call-overload]
         for s in measured
     )
     return (
         "## How long a run takes\n\n"
-        f"Measured on this 2-core box with 2 workers (and others' tests running beside): {rows};"
+        f"Measured on this 2-core box (others' work running beside): {rows};"
         f" {per:.1f} worker-seconds a mutant on average. The whole scope has {total} mutants"
         f" (same operators and skips), so a full `make mutate` takes about {hours:.0f} hours on"
         " two cores (half that on four): run it module by module (`MODULE=`), or overnight; it"
