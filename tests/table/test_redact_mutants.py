@@ -9,19 +9,23 @@ from typing import Any, Literal
 import pytest
 
 from events import hand as ev
+from events import presence as pe
 from events.base import DomainEvent
 from services.rules.table import TableState
 from services.rules.table.redact import (
+    POLICIES,
     PUBLIC,
     Field,
     Seen,
     apply,
     event_for,
+    everyone,
     hidden,
     shown,
 )
 
 from .builders import Table
+from .test_bao import ready_seat_one
 from .test_redact import folded
 
 Viewer = int | Literal["spectator", "operator"]
@@ -46,7 +50,74 @@ def test_a_spectator_is_sent_four_empty_hands_one_per_seat() -> None:
     assert event_for("spectator", dealt, before)["hands"] == [None, None, None, None]
 
 
+def test_every_viewer_is_told_how_many_tiles_each_seat_was_dealt() -> None:
+    """The dealer 14, the others 13: what every viewer sees of the others' hands at the table."""
+    before, dealt = _dealt()
+    counts = [len(hand) for hand in dealt.hands]
+    assert sorted(counts) == [13, 13, 13, 14]
+    for viewer in VIEWERS:
+        assert event_for(viewer, dealt, before)["counts"] == counts, viewer
+
+
+# -- the 宝 -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["mudanjiang", "harbin"])
+def test_a_discard_that_does_not_declare_ready_tells_no_seat_the_bao(variant: str) -> None:
+    """Only the discard that declares 听 carries the 宝, to its seat: seat 0's first discard,
+    with the 宝 set aside and nobody ready, carries none, to seat 0 as to the others."""
+    table = ready_seat_one(variant, ["8p"])
+    before, discard = _first(table, ev.TileDiscarded)
+    assert discard.seat == 0 and discard.ready is None
+    assert before.hand is not None and before.hand.bao is not None
+    for viewer in VIEWERS:
+        assert "bao" not in event_for(viewer, discard, before), viewer
+
+
+# -- who is waited on -----------------------------------------------------------------------------
+@pytest.mark.parametrize("wait", ["turn", "autoplay_window", "reconnect_grace"])
+def test_a_timeout_of_anything_but_a_claim_window_names_its_seat_to_every_viewer(wait: str) -> None:
+    """A turn, an 超时托管 window and a reconnect grace are public, as at a real table."""
+    timed_out = pe.WaitTimedOut(wait=wait, seats=(2,))  # type: ignore[arg-type]
+    for viewer in VIEWERS:
+        seen = event_for(viewer, timed_out, TableState())
+        assert seen == {"type": "wait_timed_out", "wait": wait, "seats": [2]}, viewer
+
+
+# -- a win ----------------------------------------------------------------------------------------
+def _won() -> ev.HandWon:
+    win = ev.Win(seat=2, tile="7p", self_drawn=True, concealed=("7p", "7p"), fan=3)
+    return ev.HandWon(wins=(win,))
+
+
+def test_a_win_is_laid_open_to_every_viewer() -> None:
+    won = _won()
+    for viewer in VIEWERS:
+        seen = event_for(viewer, won, TableState())
+        assert seen == {"type": "hand_won", **won.model_dump(mode="json")}, viewer
+
+
+def test_a_field_of_a_win_that_no_rule_names_is_sent_to_nobody() -> None:
+    """Fail closed inside a win too: a field added to ``Win`` with no rule in ``WIN_POLICY``
+    stays secret, even to the operator."""
+    payload = _won().model_dump(mode="json")
+    payload["wins"][0]["wall"] = ["1m", "2m"]
+    for viewer in VIEWERS:
+        wins = apply(POLICIES["hand_won"], viewer, payload, TableState())["wins"]
+        assert len(wins) == 1 and "wall" not in wins[0], viewer
+        assert wins[0]["concealed"] == ["7p", "7p"]
+
+
 # -- the allow-list's machinery -------------------------------------------------------------------
+def test_everyone_gives_the_seat_an_event_is_about_the_same_rule_as_every_other_viewer() -> None:
+    policy = {"seat": PUBLIC, "tile": everyone(hidden)}
+    payload = {"type": "tile_drawn", "seat": 1, "tile": "5m"}
+    for viewer in VIEWERS:  # seat 1 is the owner
+        assert apply(policy, viewer, payload, TableState()) == {
+            "type": "tile_drawn",
+            "seat": 1,
+            "tile": None,
+        }, viewer
+
+
 def test_a_field_left_out_for_a_viewer_does_not_stop_the_fields_after_it() -> None:
     """The 宝 goes with a 听 discard to its seat only: the other seats are still sent the tile
     after it, whatever the order the policy names its fields in."""
