@@ -59,6 +59,15 @@ def test_every_viewer_is_told_how_many_tiles_each_seat_was_dealt() -> None:
         assert event_for(viewer, dealt, before)["counts"] == counts, viewer
 
 
+def test_the_deal_would_send_even_a_seat_it_named_only_that_seats_own_hand() -> None:
+    """A deal is about no seat, so every seat gets the ``seats`` rule; the rule for the seat an
+    event is about is the same (its own hand only), so naming a seat leaks no other hand."""
+    before, dealt = _dealt()
+    payload = {**dealt.model_dump(mode="json"), "seat": 2}
+    hands = apply(POLICIES["tiles_dealt"], 2, payload, before)["hands"]
+    assert hands == [None, None, payload["hands"][2], None]
+
+
 # -- the 宝 -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["mudanjiang", "harbin"])
 def test_a_discard_that_does_not_declare_ready_tells_no_seat_the_bao(variant: str) -> None:
@@ -80,6 +89,16 @@ def test_a_timeout_of_anything_but_a_claim_window_names_its_seat_to_every_viewer
     for viewer in VIEWERS:
         seen = event_for(viewer, timed_out, TableState())
         assert seen == {"type": "wait_timed_out", "wait": wait, "seats": [2]}, viewer
+
+
+def test_a_claim_windows_timeout_would_name_no_other_seat_even_to_a_seat_it_named() -> None:
+    """A timeout is about no seat; were it to name one, that seat would still be told of the
+    seats the window asked only itself (issue 21)."""
+    payload = {"type": "wait_timed_out", "wait": "claim", "seats": [1, 2], "seat": 2}
+    policy = POLICIES["wait_timed_out"]
+    assert apply(policy, 2, payload, TableState())["seats"] == [2]
+    assert apply(policy, 3, payload, TableState())["seats"] == []
+    assert apply(policy, "operator", payload, TableState())["seats"] == [1, 2]
 
 
 # -- a win ----------------------------------------------------------------------------------------
