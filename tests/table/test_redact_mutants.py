@@ -81,6 +81,32 @@ def test_a_discard_that_does_not_declare_ready_tells_no_seat_the_bao(variant: st
         assert "bao" not in event_for(viewer, discard, before), viewer
 
 
+@pytest.mark.parametrize("variant", ["mudanjiang", "harbin"])
+def test_a_new_bao_is_sent_to_the_ready_seats_and_the_operator_only(variant: str) -> None:
+    """换宝: the old 宝 goes to the discards, in view of all; the new one is told to a seat
+    that is 听 (seat 1 here), never to a seat that is not nor to a spectator."""
+    before = ready_seat_one(variant, ["8p"]).state
+    changed = ev.BaoChanged(old="3s", new="2m")
+    for viewer, new in ((1, "2m"), ("operator", "2m"), (0, None), (2, None), ("spectator", None)):
+        assert event_for(viewer, changed, before) == {
+            "type": "bao_changed",
+            "old": "3s",
+            "new": new,
+        }, viewer
+
+
+@pytest.mark.parametrize("variant", ["mudanjiang", "harbin"])
+def test_a_new_bao_would_not_be_told_to_a_seat_not_ready_even_were_the_event_about_it(
+    variant: str,
+) -> None:
+    """A 换宝 is about no seat; the rule for a seat an event is about is the same: 听 first."""
+    before = ready_seat_one(variant, ["8p"]).state
+    policy = POLICIES["bao_changed"]
+    for seat, new in ((2, None), (1, "2m")):
+        payload = {"type": "bao_changed", "old": "3s", "new": "2m", "seat": seat}
+        assert apply(policy, seat, payload, before)["new"] == new, seat
+
+
 # -- who is waited on -----------------------------------------------------------------------------
 @pytest.mark.parametrize("wait", ["turn", "autoplay_window", "reconnect_grace"])
 def test_a_timeout_of_anything_but_a_claim_window_names_its_seat_to_every_viewer(wait: str) -> None:
