@@ -25,9 +25,11 @@ run: install
 test: install
 	$(PY) -m pytest -n 3 --durations=15
 
-# the fast tier: rules, table, bots, the event types and chain (mutation/tests.toml), no database
+# the fast tier: rules, table, bots, the event types and chain (mutation/tests.toml), no database;
+# only the plugins it needs are loaded (schemathesis and the rest cost seconds per process)
 test-engine: install
-	$(PY) -m pytest -n 2 -p no:cacheprovider $$($(PY) -m mutation fast-tier)
+	PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(PY) -m pytest -n 2 -p xdist.plugin -p _hypothesis_pytestplugin \
+	  -p no:cacheprovider $$($(PY) -m mutation fast-tier)
 
 $(MUTATE_STAMP): pyproject.toml $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,dev,mutate]'
