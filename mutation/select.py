@@ -43,7 +43,7 @@ def build(module: str, args: list[str], tree: Path, out: Path) -> subprocess.Com
     data_file = out.with_suffix(".coverage")
     data_file.unlink(missing_ok=True)
     env = dict(os.environ, PYTHONPATH=str(tree), COVERAGE_FILE=str(data_file), **PYTEST_ENV)
-    dotted = module.removesuffix(".py").replace("/", ".")
+    dotted = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
     result = subprocess.run(
         [PY, "-m", "pytest", *BASE, "-p", "pytest_cov.plugin", f"--cov={dotted}", "--cov-context=test",
          "--cov-report=", *args],
@@ -111,8 +111,8 @@ def selected(made: dict[str, object], mutated: str) -> list[str] | None:
     source = str(made["source"])
     lines = statement_lines(source, changed(source, mutated))
     imported = set(made["imported"])  # type: ignore[arg-type]
-    if not lines or lines & imported:
-        return None
+    if not lines or lines & imported or not (imported or made["tests"]):
+        return None  # no line ran at all: coverage did not see the module, so trust no map
     tests: dict[str, list[str]] = made["tests"]  # type: ignore[assignment]
     return sorted({t for line in lines for t in tests.get(str(line), [])})
 

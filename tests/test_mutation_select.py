@@ -49,3 +49,9 @@ def test_a_mutant_of_a_line_run_at_import_runs_every_test() -> None:
 def test_a_mutant_of_a_line_no_test_ran_runs_none_and_survives() -> None:
     made = _map({5: ["t.py::test_a"]}, imported=[1, 4])
     assert selected(made, SOURCE.replace("total > 0", "total >= 0")) == []
+
+
+def test_a_map_that_saw_no_line_of_the_module_runs_every_test() -> None:
+    """Coverage that missed the module (a package's ``__init__`` named as a module) proves
+    nothing: the mutant runs against all the tests, never survives for want of a map."""
+    assert selected(_map({}, imported=[]), SOURCE.replace("total > 0", "total >= 0")) is None
