@@ -76,8 +76,25 @@ class Soak:
             late = statistics.median(mib for _, mib in series[-quarter:])
             peak = max(mib for _, mib in series)
             lines.append(f"{kind}: {early:.0f} MiB early, {late:.0f} MiB late"
-                         f" ({late / early - 1:+.1%}), peak {peak:.0f} MiB, {len(series)} samples")  # fmt: skip
+                         f" ({late / early - 1:+.1%}), peak {peak:.0f} MiB, {len(series)} samples"
+                         + self._within_one_run(kind, settled))  # fmt: skip
         return lines
+
+    def _within_one_run(self, kind: str, settled: float) -> str:
+        """The longest-lived run of a part of ``kind``: its memory once settled and at its last
+        sample. A part restarted late starts bigger if its start-up reads grow with what the
+        store holds; only growth within a run is a leak."""
+        runs: dict[tuple[str, int], list[MemorySample]] = {}
+        for m in self.memory:
+            if m.kind == kind and m.age >= settled:
+                runs.setdefault((m.part, round((m.at - m.age) / 10)), []).append(m)
+        if not runs:
+            return ""
+        longest = max(runs.values(), key=lambda r: r[-1].age - r[0].age)
+        first, last = longest[0], longest[-1]
+        minutes = (last.age - first.age) / 60
+        return (f"; within one run ({first.part}, {minutes:.0f} min): {first.rss_mib:.0f} ->"
+                f" {last.rss_mib:.0f} MiB ({last.rss_mib / first.rss_mib - 1:+.1%})")
 
 
 def soak(cluster: Cluster, load: Load, plan: SoakPlan,

@@ -26,10 +26,22 @@ def test_a_part_restarted_small_does_not_count_until_it_has_settled() -> None:
 
 
 def test_growth_compares_the_last_quarter_with_the_first() -> None:
-    soaked = _soak(*[(60.0 * n, "projector-1", "projector", 600, 100.0 + 10 * n) for n in range(8)])
+    soaked = _soak(*[(60.0 * n, "projector-1", "projector", 600 + 60.0 * n, 100.0 + 10 * n)
+                     for n in range(8)])  # fmt: skip
     assert soaked.growth_lines(settled=120) == [
-        "projector: 105 MiB early, 165 MiB late (+57.1%), peak 170 MiB, 8 samples"
+        "projector: 105 MiB early, 165 MiB late (+57.1%), peak 170 MiB, 8 samples;"
+        " within one run (projector-1, 7 min): 100 -> 170 MiB (+70.0%)"
     ]
+
+
+def test_a_part_restarted_bigger_is_told_apart_from_one_growing_within_its_run() -> None:
+    """api-2 is restarted at 300 s a size bigger (its start-up read more) and then stays flat:
+    the kind grows across runs, no run grows within itself."""
+    flat = [(60.0 * n, "api-1", "api", 60.0 * n + 120, 100.0) for n in range(5)]
+    restarted = [(60.0 * n, "api-2", "api", 60.0 * n - 180, 150.0) for n in range(5, 12)]
+    lines = _soak(*flat, *restarted).growth_lines(settled=120)
+    assert lines[0].startswith("api: 100 MiB early, 150 MiB late (+50.0%)")
+    assert lines[0].endswith("within one run (api-2, 6 min): 150 -> 150 MiB (+0.0%)")
 
 
 def test_too_few_settled_samples_say_so_rather_than_a_growth() -> None:
