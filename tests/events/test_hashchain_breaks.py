@@ -31,14 +31,16 @@ from events.hashchain import (
 )
 
 
-def chain(count: int, stream: str = "t", positions: list[int] | None = None) -> list[RecordedEvent]:
-    """A well-linked stream of ``count`` events at rising global positions."""
+def chain(count: int, stream: str = "t", positions: list[int] | None = None,
+          versions: list[int] | None = None) -> list[RecordedEvent]:  # fmt: skip
+    """A well-linked stream of ``count`` events at rising global positions, each stored at its
+    place or at ``versions[i]``."""
     events: list[RecordedEvent] = []
     prev = GENESIS_HASH
     for i in range(count):
         content = dict(
             stream_id=stream,
-            version=i + 1,
+            version=versions[i] if versions else i + 1,
             event_id=uuid.UUID(int=i + 1 + 100 * len(stream)),
             type="tile_discarded",
             schema_version=1,

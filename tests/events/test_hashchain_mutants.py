@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from datetime import UTC, datetime
 
 import pytest
+from test_hashchain_breaks import chain  # the stream builder of the chain's break tests
 
 import events.hashchain as hashchain
-from events.envelope import Actor, RecordedEvent
+from events.envelope import Actor
 from events.hashchain import (
     GENESIS_HASH,
     ChainBreak,
     ChainBroken,
     Head,
-    event_hash,
     event_hash_json,
     find_break,
     parse_head,
@@ -29,32 +28,6 @@ from events.hashchain import (
 
 DIGEST = "ab12" * 16
 STRANGER = "cd" * 32  # a head hash that no event of these streams has
-
-
-def chain(count: int, versions: list[int] | None = None) -> list[RecordedEvent]:
-    """A stream of ``count`` events, each linked to and hashed over the one before it; every
-    event stored at its place, or at ``versions[i]``."""
-    events: list[RecordedEvent] = []
-    prev = GENESIS_HASH
-    for i in range(count):
-        content = dict(
-            stream_id="t",
-            version=versions[i] if versions else i + 1,
-            event_id=uuid.UUID(int=i + 1),
-            type="tile_discarded",
-            schema_version=1,
-            payload={"seat": i % 4, "tile": f"{i % 9 + 1}m"},
-            recorded_at=datetime(2024, 1, 1, tzinfo=UTC),
-            actor=Actor.of_seat(i % 4),
-            command_id=f"c{i}",
-            command={"n": i},
-            rules_version="r",
-            prev_hash=prev,
-        )
-        digest = event_hash(**content)  # type: ignore[arg-type]
-        events.append(RecordedEvent(position=10 * (i + 1), hash=digest, **content))  # type: ignore[arg-type]
-        prev = digest
-    return events
 
 
 def a_break() -> ChainBreak:
