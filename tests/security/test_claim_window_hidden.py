@@ -64,7 +64,7 @@ class Table:
         if hand["step"] == "ended":
             dealt = self.http.post(f"/v1/tables/{self.id}/hands",
                                    headers={**self.key, "Idempotency-Key": new_id("deal")})  # fmt: skip
-            assert dealt.status_code == 200, dealt.text
+            assert dealt.status_code == 200 and dealt.json()["status"] == "accepted", dealt.text
         elif hand["step"] in ("claims", "rob"):
             for seat in asked(truth):
                 self.send(seat, {"command": "pass_claim"})
@@ -76,11 +76,17 @@ class Table:
 
     def window_where(self, wanted: Callable[[list[int]], bool]) -> tuple[dict[str, Any], int]:
         """Play on until a claim window whose asked seats are ``wanted``; the truth then."""
+        stuck, last = 0, (self.id, -1)
         for _ in range(3000):
             truth, version = self.truth()
             hand = truth["hand"]
             if hand["step"] in ("claims", "rob") and wanted(asked(truth)):
                 return truth, version
+            # a window with two seats asked comes within ~100 moves (6 of 6 tries); a table
+            # that stops moving is said at once, with where it stopped, not after 3000 polls
+            stuck = stuck + 1 if (self.id, version) == last else 0
+            assert stuck < 100, f"table {self.id} stopped moving at v{version}: {hand}"
+            last = (self.id, version)
             self.step(truth)
         raise AssertionError("no such claim window in 3000 moves")
 
@@ -95,16 +101,21 @@ def others_asked(truth: dict[str, Any], seat: int) -> set[int]:
     return {int(s) for s in truth["hand"]["window"]["options"]} - {seat}
 
 
+def _seated(served: Served, http: httpx.Client, key: str) -> tuple[SeatedTable, dict[str, str]]:
+    """A new table, dealt, with its seat tokens, and an operator's token for it."""
+    seated = served.seated_table(key, timing={"turn": 120, "claim": CLAIM_SECONDS})
+    minted = http.post(f"/v1/tables/{seated.table_id}/tokens", json={"role": "operator",
+                       "subject": "security"}, headers={"Authorization": f"Bearer {key}"})  # fmt: skip
+    assert minted.status_code == 200, minted.text
+    return seated, {"Authorization": f"Bearer {minted.json()['token']}"}
+
+
 @pytest.fixture(scope="module")
 def table(embedded: Served) -> Iterator[Table]:
     key = embedded.key("tables,tokens,operator,reads")
-    seated = embedded.seated_table(key, timing={"turn": 120, "claim": CLAIM_SECONDS})
     auth = {"Authorization": f"Bearer {key}"}
     with embedded.client() as http:
-        minted = http.post(f"/v1/tables/{seated.table_id}/tokens", headers=auth,
-                           json={"role": "operator", "subject": "security"})  # fmt: skip
-        assert minted.status_code == 200, minted.text
-        operator = {"Authorization": f"Bearer {minted.json()['token']}"}
+        seated, operator = _seated(embedded, http, key)
         yield Table(embedded, http, seated, auth, operator, random.Random(21))
 
 
@@ -154,7 +165,11 @@ def test_no_seat_is_told_which_other_seats_may_claim_a_discard(table: Table) -> 
     rulers = asked(truth)
     for seat in range(4):
         view = table.get(seat, "/v1/tables/{t}/view")
-        assert claim_waits(view) == [[seat] if seat in rulers else []], (seat, rulers, view["waits"])
+        assert claim_waits(view) == [[seat] if seat in rulers else []], (
+            seat,
+            rulers,
+            view["waits"],
+        )
         assert "options" not in view["hand"]["window"] and "answers" not in view["hand"]["window"]
         legal = table.get(seat, "/v1/tables/{t}/seats/{s}/legal")["commands"]
         assert all(c["seat"] == seat for c in legal)
