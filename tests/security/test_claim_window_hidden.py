@@ -59,9 +59,15 @@ class Table:
         return got.json()
 
     def step(self, truth: dict[str, Any]) -> None:
-        """One move on the way to the next window: a deal, a discard, or the asked seats pass."""
+        """One move on the way to the next window: a seat taken back from 托管, a deal, a
+        discard, or the asked seats pass."""
         hand = truth["hand"]
-        if hand["step"] == "ended":
+        # a seat whose turn ran out while a test looked (120 s, on a loaded box) is in 超时托管,
+        # and 托管 passes every window at once: no window would ever wait on two seats again
+        away = [s for s, p in enumerate(truth["presence"]) if p["autoplay"] and not p["left"]]
+        if away:
+            self.send(away[0], {"command": "cancel_autoplay"})
+        elif hand["step"] == "ended":
             dealt = self.http.post(f"/v1/tables/{self.id}/hands",
                                    headers={**self.key, "Idempotency-Key": new_id("deal")})  # fmt: skip
             assert dealt.status_code == 200 and dealt.json()["status"] == "accepted", dealt.text
