@@ -116,8 +116,12 @@ def _seated(served: Served, http: httpx.Client, key: str) -> tuple[SeatedTable, 
     return seated, {"Authorization": f"Bearer {minted.json()['token']}"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def table(embedded: Served) -> Iterator[Table]:
+    """A table of each test's own: a seat whose stream a test opened and closed is reported
+    dropped once the API's drop grace has passed, and the system plays a dropped seat at once
+    (its claims passed): a table shared with the test before would, on a slow run, have too few
+    seats left to ask for a window that waits on two (3,000 moves in vain, 3 of 8 full runs)."""
     key = embedded.key("tables,tokens,operator,reads")
     auth = {"Authorization": f"Bearer {key}"}
     with embedded.client() as http:
