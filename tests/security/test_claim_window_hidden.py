@@ -121,7 +121,7 @@ def table(embedded: Served) -> Iterator[Table]:
     """A table of each test's own: a seat whose stream a test opened and closed is reported
     dropped once the API's drop grace has passed, and the system plays a dropped seat at once
     (its claims passed): a table shared with the test before would, on a slow run, have too few
-    seats left to ask for a window that waits on two (3,000 moves in vain, 3 of 8 full runs)."""
+    seats left to ask for a window that waits on two (3,000 moves in vain, 3 of 6 full runs)."""
     key = embedded.key("tables,tokens,operator,reads")
     auth = {"Authorization": f"Bearer {key}"}
     with embedded.client() as http:
