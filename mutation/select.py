@@ -27,7 +27,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mutation.config import PY, source_digest
+from mutation.config import PY
 
 # Installed plugins are not loaded (schemathesis, anyio, xdist, cov: importing them cost each
 # mutant's pytest twice the time of the engine's tests it ran); the engine's tests need only
@@ -50,12 +50,12 @@ def build(module: str, args: list[str], tree: Path, out: Path) -> subprocess.Com
         cwd=tree, env=env, capture_output=True, text=True,
     )  # fmt: skip
     if result.returncode == 0:
-        out.write_text(json.dumps(_lines_to_tests(module, tree, data_file, args)))
+        out.write_text(json.dumps(_lines_to_tests(module, tree, data_file)))
     data_file.unlink(missing_ok=True)
     return result
 
 
-def _lines_to_tests(module: str, tree: Path, data_file: Path, args: list[str]) -> dict[str, object]:
+def _lines_to_tests(module: str, tree: Path, data_file: Path) -> dict[str, object]:
     from coverage import CoverageData
 
     data = CoverageData(basename=str(data_file))
@@ -72,8 +72,6 @@ def _lines_to_tests(module: str, tree: Path, data_file: Path, args: list[str]) -
             tests[str(line)] = ids
     return {
         "module": module,
-        "digest": source_digest(module),
-        "args": args,
         "source": (tree / module).read_text(encoding="utf-8"),
         "tests": tests,
         "imported": imported,
