@@ -36,9 +36,10 @@ $(MUTATE_STAMP): pyproject.toml $(STAMP)
 	touch $(MUTATE_STAMP)
 
 # MODULE=services/rules/kadang.py (one or more; default: all in scope), JOBS=N workers,
-# RETRY=survivors to run a module's survivors again; resumes an interrupted run
+# RETRY=survivors to run a module's survivors again, RERUN=1 to run modules whose kept results
+# (mutation/results/) match their source; resumes an interrupted run
 mutate: $(MUTATE_STAMP)
-	$(PY) -m mutation run --jobs $(JOBS) $(foreach m,$(MODULE),--module $(m)) $(if $(RETRY),--retry $(RETRY))
+	$(PY) -m mutation run --jobs $(JOBS) $(foreach m,$(MODULE),--module $(m)) $(if $(RETRY),--retry $(RETRY)) $(if $(RERUN),--rerun)
 
 mutate-report: $(MUTATE_STAMP)
 	$(PY) -m mutation report

@@ -17,6 +17,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--module", action="append", help="a file under the scope (repeatable)")
     run.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     run.add_argument("--retry", choices=["survivors"], help="run the survivors again")
+    run.add_argument(
+        "--rerun", action="store_true", help="run modules whose kept results are current"
+    )
     sub.add_parser("report", help="write docs/testing.md from the sessions")
     sub.add_parser("fast-tier", help="print the fast tier's pytest arguments")
     sub.add_parser("scope", help="print every module in scope")
@@ -38,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"not in the mutation scope: {', '.join(unknown)}")
         try:
-            run_main(modules, max(1, args.jobs), args.retry)
+            run_main(modules, max(1, args.jobs), args.retry, args.rerun)
         finally:
             print(write_report(), file=sys.stderr)
     return 0

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from mutation import select
+from mutation import ledger, select
 from mutation.config import (
     PY,
     ROOT,
@@ -206,12 +206,19 @@ class BaselineFailed(Exception):
     pass
 
 
-def run_module(module: str, urls: list[str], retry: str | None, tests: TestsMap) -> None:
+def run_module(
+    module: str, urls: list[str], retry: str | None, tests: TestsMap, rerun: bool = False
+) -> None:
     SESSIONS.mkdir(parents=True, exist_ok=True)
+    db = SESSIONS / f"{slug(module)}.sqlite"
+    if not db.exists() and ledger.fresh(module) and not rerun:
+        print(
+            f"{module}: its kept results ({ledger.path(module).name}) match its source; RERUN=1 runs it again"
+        )
+        return
     args = tests.for_module(module)
     tests_map = SESSIONS / f"{slug(module)}.tests.json"
     command = test_command(args, tests_map)
-    db = SESSIONS / f"{slug(module)}.sqlite"
     meta = read_meta(module)
     base = baseline(module, args, tests_map)
     timeout = max(30.0, 4 * base + 15)
@@ -246,13 +253,13 @@ def run_module(module: str, urls: list[str], retry: str | None, tests: TestsMap)
         print(f"{module}: {after}")
 
 
-def main(modules: list[str], jobs: int, retry: str | None) -> None:
+def main(modules: list[str], jobs: int, retry: str | None, rerun: bool = False) -> None:
     tests = TestsMap.load()
     failed = []
     with workers(jobs) as urls:
         for module in modules:
             try:
-                run_module(module, urls, retry, tests)
+                run_module(module, urls, retry, tests, rerun)
             except BaselineFailed as e:
                 print(e, file=sys.stderr)
                 failed.append(module)
