@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from services.rules.tiles import Tile, name
+from services.rules.tiles import Tile
 
 MeldKind = Literal["chi", "pong", "kong", "added_kong", "concealed_kong"]
 MELD_KINDS: tuple[MeldKind, ...] = ("chi", "pong", "kong", "added_kong", "concealed_kong")
@@ -25,10 +25,6 @@ class Meld:
     from_seat: int | None = None
 
     @property
-    def is_kong(self) -> bool:
-        return self.kind in ("kong", "added_kong", "concealed_kong")
-
-    @property
     def is_triplet_like(self) -> bool:
         """A 刻 for the 听 conditions: 碰 and every kong."""
         return self.kind != "chi"
@@ -42,9 +38,6 @@ class Meld:
     def tile(self) -> Tile:
         """The lowest tile: the run's start, or the triplet's kind."""
         return self.tiles[0]
-
-    def describe(self) -> str:
-        return "".join(name(t)[0] for t in self.tiles) + name(self.tiles[0])[1]
 
 
 def meld_tiles_valid(kind: MeldKind, tiles: tuple[Tile, ...]) -> str | None:
