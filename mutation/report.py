@@ -156,7 +156,7 @@ the `mutate` extra (not part of CI); it is never run in CI. How it works:
 - **Resumable**: each module's session is a SQLite file under `mutation/work/sessions/`
   (gitignored); it is created only when absent or when the module's source changed, so an
   interrupted run goes on where it stopped. `make mutate MODULE=... RETRY=survivors` runs a
-  module's survivors again after a test was added.
+  module's survivors again after a test was added (and any mutant whose worker failed).
 - **Kept**: each session's outcome (counts, survivors, time taken, the digest of the source it
   ran on) is written to `mutation/results/<module>.json`, which is committed: the report is
   made from any clone, a module whose ledger matches its source is not run again (`RERUN=1`

@@ -231,7 +231,10 @@ def run_module(
         meta = {"source": digest, "elapsed_seconds": 0.0, "mutants_run": 0}
     if retry == "survivors":
         with closing(sqlite3.connect(db)) as conn, conn:
-            conn.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'")
+            conn.execute(
+                "DELETE FROM work_results WHERE test_outcome = 'SURVIVED'"
+                " OR worker_outcome = 'ABNORMAL'"
+            )
     before = counts(db)
     print(
         f"{module}: {before}; tests: {' '.join(args)} (baseline {base:.1f} s, timeout {timeout:.0f} s)"
