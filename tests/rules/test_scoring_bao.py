@@ -167,3 +167,9 @@ def test_the_registry_names_a_missing_variant_module(monkeypatch: pytest.MonkeyP
 def test_bao_variants_are_the_two_with_a_bao() -> None:
     with_bao = tuple(v.id for v in VARIANTS.values() if v.config.drawn_bao_is_wild)
     assert with_bao == ("mudanjiang", "harbin")
+
+
+def test_a_drawn_tile_that_is_not_the_bao_is_no_mobao() -> None:
+    """摸宝 is the 宝 itself drawn by a 听 seat: a self-drawn 1s with 5p as the 宝 is a plain 自摸."""
+    assert score(win(win_tile="1s", bao="5p")).patterns == ("自摸",)
+    assert score(win(win_tile="1s", bao="8m", variant="harbin")).patterns == ("自摸",)
