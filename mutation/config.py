@@ -113,8 +113,21 @@ def _quote(arg: str) -> str:
 
 def annotation_spans(module: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """Where ``module``'s annotations are: under ``from __future__ import annotations`` they are
-    never evaluated, so a mutant inside one is mypy's to find, not a test's."""
-    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    never evaluated, so a mutant inside one is mypy's to find, not a test's. A class's field
+    annotations are left out of the spans where pydantic may read them (a model's fields)."""
+    return _spans(
+        ast.parse((ROOT / module).read_text(encoding="utf-8")), _mentions_pydantic(module)
+    )
+
+
+def _spans(tree: ast.Module, models: bool) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    fields = {
+        id(n)
+        for c in ast.walk(tree)
+        if models and isinstance(c, ast.ClassDef)
+        for n in c.body
+        if isinstance(n, ast.AnnAssign)
+    }
     spans = []
     for node in ast.walk(tree):
         found: list[ast.expr | None] = []
@@ -122,7 +135,7 @@ def annotation_spans(module: str) -> list[tuple[tuple[int, int], tuple[int, int]
             found.append(node.annotation)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             found.append(node.returns)
-        elif isinstance(node, ast.AnnAssign):
+        elif isinstance(node, ast.AnnAssign) and id(node) not in fields:
             found.append(node.annotation)
         for ann in found:
             if ann is not None and ann.end_lineno is not None and ann.end_col_offset is not None:
@@ -130,7 +143,12 @@ def annotation_spans(module: str) -> list[tuple[tuple[int, int], tuple[int, int]
     return spans
 
 
+def _mentions_pydantic(module: str) -> bool:
+    return "pydantic" in (ROOT / module).read_text(encoding="utf-8")
+
+
 def annotations_inert(module: str) -> bool:
-    """Annotations never run: postponed, and no pydantic model reading them (``commands``)."""
+    """Annotations never run: postponed, and no function's checked at call time (pydantic's
+    ``validate_call``); a pydantic model's fields are kept out of the spans instead."""
     text = (ROOT / module).read_text(encoding="utf-8")
-    return "from __future__ import annotations" in text and "pydantic" not in text
+    return "from __future__ import annotations" in text and "validate_call" not in text

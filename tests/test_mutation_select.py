@@ -55,3 +55,30 @@ def test_a_map_that_saw_no_line_of_the_module_runs_every_test() -> None:
     """Coverage that missed the module (a package's ``__init__`` named as a module) proves
     nothing: the mutant runs against all the tests, never survives for want of a map."""
     assert selected(_map({}, imported=[]), SOURCE.replace("total > 0", "total >= 0")) is None
+
+
+MODEL = """\
+from __future__ import annotations
+from pydantic import BaseModel
+
+
+class Rulings(BaseModel):
+    seat: int | None = None
+
+
+def ruled(seat: int | None) -> str | None:
+    kept: int | None = seat
+    return None
+"""
+
+
+def test_a_models_fields_are_mutated_but_function_annotations_are_not() -> None:
+    """pydantic evaluates a model's field annotations; nothing evaluates a postponed function
+    annotation, so a mutant there is mypy's to find and is left out of the run."""
+    import ast
+
+    from mutation.config import _spans
+
+    lines = {start[0] for start, _ in _spans(ast.parse(MODEL), models=True)}
+    assert lines == {9, 10}
+    assert {start[0] for start, _ in _spans(ast.parse(MODEL), models=False)} == {6, 9, 10}
