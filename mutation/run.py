@@ -216,6 +216,9 @@ def run_module(
             f"{module}: its kept results ({ledger.path(module).name}) match its source; RERUN=1 runs it again"
         )
         return
+    if not db.exists() and _has_no_mutants(module):
+        _keep_empty(module, len(urls))
+        return
     args = tests.for_module(module)
     tests_map = SESSIONS / f"{slug(module)}.tests.json"
     command = test_command(args, tests_map)
@@ -254,6 +257,22 @@ def run_module(
         meta["mutants_run"] = int(meta["mutants_run"]) + before["pending"] - after["pending"]  # type: ignore[call-overload]
         _write_meta(module, meta)
         print(f"{module}: {after}")
+
+
+def _has_no_mutants(module: str) -> bool:
+    from mutation.report import scope_counts
+
+    return scope_counts()[module] == 0
+
+
+def _keep_empty(module: str, jobs: int) -> None:
+    """A module no operator changes (only imports, or only annotations) is kept as run: no
+    baseline, which for the table's modules costs minutes of tests for nothing to kill."""
+    from mutation.report import Session
+
+    meta = {"source": source_digest(module), "elapsed_seconds": 0.0, "mutants_run": 0}
+    ledger.save(Session(module, meta={**meta, "workers": jobs}))
+    print(f"{module}: no mutants (nothing an operator changes); kept as run")
 
 
 def main(modules: list[str], jobs: int, retry: str | None, rerun: bool = False) -> None:
