@@ -115,9 +115,8 @@ def annotation_spans(module: str) -> list[tuple[tuple[int, int], tuple[int, int]
     """Where ``module``'s annotations are: under ``from __future__ import annotations`` they are
     never evaluated, so a mutant inside one is mypy's to find, not a test's. A class's field
     annotations are left out of the spans where pydantic may read them (a model's fields)."""
-    return _spans(
-        ast.parse((ROOT / module).read_text(encoding="utf-8")), _mentions_pydantic(module)
-    )
+    text = (ROOT / module).read_text(encoding="utf-8")
+    return _spans(ast.parse(text), models="pydantic" in text)
 
 
 def _spans(tree: ast.Module, models: bool) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -141,10 +140,6 @@ def _spans(tree: ast.Module, models: bool) -> list[tuple[tuple[int, int], tuple[
             if ann is not None and ann.end_lineno is not None and ann.end_col_offset is not None:
                 spans.append(((ann.lineno, ann.col_offset), (ann.end_lineno, ann.end_col_offset)))
     return spans
-
-
-def _mentions_pydantic(module: str) -> bool:
-    return "pydantic" in (ROOT / module).read_text(encoding="utf-8")
 
 
 def annotations_inert(module: str) -> bool:
