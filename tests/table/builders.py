@@ -335,6 +335,25 @@ def tail_for(
     return reps
 
 
+def tanggu_table(
+    hands: dict[int, str],
+    draws: list[str | None] | None = None,
+    replacements: list[str | None] | None = None,
+    indicator: str = TANGGU_INDICATOR,
+    dealer: int = 0,
+) -> Table:
+    """A 塘沽 table dealt ``hands``: 混 = 3z and 4z (西, 北) unless another indicator is given,
+    ``replacements`` drawn from the tail around it."""
+    table = Table("tanggu")
+    table.start(
+        hands,
+        draws=draws or [],
+        tail=tail_for("tanggu", replacements or [], indicator=indicator),
+        dealer=dealer,
+    )
+    return table
+
+
 def draws_at(**at: str) -> list[str | None]:
     """``draws_at(d0="3s", d53="7p")``: a draws list with tiles at those indices, filler elsewhere."""
     found = {int(k[1:]): v for k, v in at.items()}

@@ -19,30 +19,14 @@ from services.rules.table.redact import event_for
 from services.rules.table.walls import drawable
 from services.rules.tiles import names
 
-from .builders import Table, head_draws, play_out, tail_for, wall_for
+from .builders import Table, head_draws, play_out, tail_for, tanggu_table, wall_for
 
 DEALER = "147p258s369p6z7z1s2z"  # 13; the 14th is the tile seat 0 throws first
 WAITS_5P_1 = "123m789m789s11z46p"  # seat 1 waits on 5p (a 坎张: 独抱 may be declared)
 DICE = (1, 2, 1, 1)  # the 混 indicator is the 5th tile from the end
 
 
-def tanggu(
-    hands: dict[int, str],
-    draws: list[str | None] | None = None,
-    replacements: list[str | None] | None = None,
-    indicator: str = "3z",
-    dealer: int = 0,
-) -> Table:
-    """混 = 3z and 4z (西, 北) unless another indicator is given."""
-    table = Table("tanggu")
-    table.start(
-        hands,
-        draws=draws or [],
-        tail=tail_for("tanggu", replacements or [], indicator=indicator),
-        dice=DICE,
-        dealer=dealer,
-    )
-    return table
+tanggu = tanggu_table  # 混 = 3z and 4z (西, 北) unless another indicator is given
 
 
 # -- the 混 ------------------------------------------------------------------------------------
@@ -443,9 +427,7 @@ def test_tanggu_du_bao_won_on_a_discard_is_paid_once_by_each_other_seat() -> Non
 
 
 def test_tanggu_shang_da_tai_is_paid_when_another_seat_wins() -> None:
-    table = tanggu(
-        {0: DEALER + "1m", 1: HUN_DIAO, 2: "123m456m789s55z46p"}, draws=["4z", "5p"]
-    )
+    table = tanggu({0: DEALER + "1m", 1: HUN_DIAO, 2: "123m456m789s55z46p"}, draws=["4z", "5p"])
     table.play(0, "1m")
     table.raise_wild_pair(1)
     assert table.drawn(2) == "5p"

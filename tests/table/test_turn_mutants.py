@@ -19,9 +19,8 @@ from services.rules.table.guards import CommandRejected
 from services.rules.table.state import TableState
 from services.rules.tiles import names
 
-from .builders import Table, play_out, tail_for
+from .builders import Table, play_out, tail_for, tanggu_table
 
-TANGGU_DICE = (1, 2, 1, 1)  # the 混 indicator is the 5th tile from the end
 TANGGU_DEALER = "147p258s369p6z7z1s2z"  # 13 quiet tiles; the 14th is the dealer's first throw
 
 
@@ -31,14 +30,8 @@ def tanggu(
     indicator: str = "9m",
     replacements: list[str | None] | None = None,
 ) -> Table:
-    table = Table("tanggu")
-    table.start(
-        hands,
-        draws=draws or [],
-        tail=tail_for("tanggu", replacements or [], indicator=indicator),
-        dice=TANGGU_DICE,
-    )
-    return table
+    """A 塘沽 table whose 混 are 9m and 1m unless another indicator is given."""
+    return tanggu_table(hands, draws, replacements, indicator)
 
 
 def mudanjiang_seat_one_ready(draws: list[str]) -> Table:
