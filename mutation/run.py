@@ -207,11 +207,16 @@ class BaselineFailed(Exception):
 
 
 def run_module(
-    module: str, urls: list[str], retry: str | None, tests: TestsMap, rerun: bool = False
+    module: str,
+    urls: list[str],
+    retry: str | None,
+    tests: TestsMap,
+    rerun: bool = False,
+    shared: dict[str, float] | None = None,
 ) -> None:
     SESSIONS.mkdir(parents=True, exist_ok=True)
     db = SESSIONS / f"{slug(module)}.sqlite"
-    if not db.exists() and ledger.fresh(module) and not rerun:
+    if _kept(module, db, rerun):
         print(
             f"{module}: its kept results ({ledger.path(module).name}) match its source; RERUN=1 runs it again"
         )
@@ -223,7 +228,7 @@ def run_module(
     tests_map = SESSIONS / f"{slug(module)}.tests.json"
     command = test_command(args, tests_map)
     meta = read_meta(module)
-    base = baseline(module, args, tests_map)
+    base = (shared or {}).get(module) or baseline(module, args, tests_map)
     timeout = max(30.0, 4 * base + 15)
     config = _config(module, command, timeout, urls)
     digest = source_digest(module)
@@ -259,6 +264,35 @@ def run_module(
         print(f"{module}: {after}")
 
 
+def _kept(module: str, db: Path, rerun: bool) -> bool:
+    return not db.exists() and ledger.fresh(module) and not rerun
+
+
+def shared_baselines(modules: list[str], tests: TestsMap, rerun: bool) -> dict[str, float]:
+    """One coverage run for the modules to be run that share their tests (the table's twenty),
+    timed as each one's baseline; a module alone in its group makes its own in ``run_module``."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for module in modules:
+        db = SESSIONS / f"{slug(module)}.sqlite"
+        if _kept(module, db, rerun) or (not db.exists() and _has_no_mutants(module)):
+            continue
+        groups.setdefault(tuple(tests.for_module(module)), []).append(module)
+    seconds: dict[str, float] = {}
+    for args, group in groups.items():
+        if len(group) < 2:
+            continue
+        SESSIONS.mkdir(parents=True, exist_ok=True)
+        start = time.monotonic()
+        outs = {m: SESSIONS / f"{slug(m)}.tests.json" for m in group}
+        result = select.build_many(outs, list(args), TREES / "0")
+        if result.returncode != 0:
+            continue  # each module then makes its own, and reports its failing tests
+        took = time.monotonic() - start
+        print(f"one baseline for {len(group)} modules ({' '.join(args)}): {took:.1f} s")
+        seconds.update(dict.fromkeys(group, took))
+    return seconds
+
+
 def _has_no_mutants(module: str) -> bool:
     from mutation.report import scope_counts
 
@@ -279,9 +313,10 @@ def main(modules: list[str], jobs: int, retry: str | None, rerun: bool = False) 
     tests = TestsMap.load()
     failed = []
     with workers(jobs) as urls:
+        shared = shared_baselines(modules, tests, rerun)
         for module in modules:
             try:
-                run_module(module, urls, retry, tests, rerun)
+                run_module(module, urls, retry, tests, rerun, shared)
             except BaselineFailed as e:
                 print(e, file=sys.stderr)
                 failed.append(module)
