@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
 from mutation.select import changed, selected, statement_lines
 
 SOURCE = """\
@@ -82,3 +87,30 @@ def test_a_models_fields_are_mutated_but_function_annotations_are_not() -> None:
     lines = {start[0] for start, _ in _spans(ast.parse(MODEL), models=True)}
     assert lines == {9, 10}
     assert {start[0] for start, _ in _spans(ast.parse(MODEL), models=False)} == {6, 9, 10}
+
+
+def test_modules_sharing_their_tests_get_from_one_run_the_maps_each_run_alone_gives(
+    tmp_path: Path,
+) -> None:
+    """The table's twenty modules run the same tests: one coverage run maps them all."""
+    pytest.importorskip("pytest_cov")  # the mutate extra, which CI does not install
+    from mutation.select import build, build_many
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("def a(x):\n    return x + 1\n")
+    (tmp_path / "pkg" / "b.py").write_text("def b(x):\n    if x:\n        return 1\n    return 0\n")
+    (tmp_path / "test_ab.py").write_text(
+        "from pkg.a import a\nfrom pkg.b import b\n\n"
+        "def test_a():\n    assert a(1) == 2\n\n"
+        "def test_b():\n    assert b(0) == 0\n"
+    )
+    shared = {m: tmp_path / f"{m.replace('/', '.')}.shared.json" for m in ("pkg/a.py", "pkg/b.py")}
+    assert build_many(shared, ["test_ab.py"], tmp_path).returncode == 0
+    for module, out in shared.items():
+        alone = tmp_path / f"{module.replace('/', '.')}.alone.json"
+        assert build(module, ["test_ab.py"], tmp_path, alone).returncode == 0
+        assert json.loads(out.read_text()) == json.loads(alone.read_text())
+    b_map = json.loads(shared["pkg/b.py"].read_text())
+    assert b_map["tests"]["4"] == ["test_ab.py::test_b"]  # `return 0` ran under test_b only
+    assert "3" not in b_map["tests"]  # `return 1` ran under no test
