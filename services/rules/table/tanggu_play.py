@@ -45,6 +45,6 @@ def dubao_wait(
         for group in reading:
             if group.kind == "run" and group.tiles[1] == wait and group.wild == 0:
                 return wait
-            if group.kind == "pair" and group.tiles == (wait, wait) and concealed.count(wait) == 1:
+            if group.kind == "pair" and group.tiles == (wait, wait):  # 单钓, whatever else holds it
                 return wait
     return None
