@@ -152,6 +152,11 @@ the `mutate` extra (not part of CI); it is never run in CI. How it works:
   (by module, else by folder, else the fast tier), with `-x` and Hypothesis seeded, one process
   per mutant, and a timeout of four times the module's unmutated run plus 15 s (a timeout
   counts as killed).
+- **Only the tests that ran the line**: the module's tests run once unmutated under coverage,
+  one context per test (`mutation/select.py`); a mutant then runs only the tests that ran its
+  statement (all of them where the line runs at import, none where no test ran it: a gap).
+  Modules that share their tests share that run (the table's twenty: one run of about a minute
+  instead of twenty).
 - **Every core**: one `cosmic-ray http-worker` per core (`JOBS=` to change), each on a
   127.0.0.1 port in its own copy of the tree under `mutation/work/trees/` (cosmic-ray writes the
   mutant into the file; the working tree is never touched).
