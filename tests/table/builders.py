@@ -41,6 +41,7 @@ from services.rules.table.commands import (
     StartHand,
 )
 from services.rules.table.conservation import conservation_errors
+from services.rules.table.deadlines import Deadline, deadlines
 from services.rules.table.deal import deal_order, full_set
 from services.rules.table.guards import CommandRejected
 from services.rules.table.state import HandState, SeatState, TableState
@@ -402,3 +403,33 @@ def concealed_kong_before_opening(variant: str) -> Table:
     )
     table.kong(0, "1m")
     return table
+
+
+def shandong_seat_two_about_to_add_a_kong() -> Table:
+    """山东: seat 2 has 碰'd seat 0's 5p and draws the fourth 5p, which seat 3 waits on (抢杠):
+    the table stops at seat 2's turn with that 5p drawn."""
+    table = Table("shandong")
+    table.start(
+        {
+            0: "147p258s369p6z7z3s9s5p",
+            1: "147m258m369m1s4s7s1z",
+            2: "55p1m4m7m2s5s8s3m6m9m1z5z",
+            3: "123s789p456s22z46p",
+        },
+        draws=["8p", "8p", "8p", "5p"],
+        tail=["6z", "6z"],
+    )
+    table.discard(0, "5p")
+    table.pass_(3)
+    table.pung(2)
+    table.play(2, "1z")
+    table.play(3, "8p")
+    play_out(table, until=lambda t: t.hand.turn == 2 and t.hand.step == "discard")
+    return table
+
+
+def only(table: Table, wait: str) -> Deadline:
+    """The one deadline of this kind the table runs (the test fails if it runs none or several)."""
+    found = [d for d in deadlines(table.state) if d.wait == wait]
+    assert len(found) == 1, deadlines(table.state)
+    return found[0]

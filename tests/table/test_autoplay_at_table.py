@@ -23,7 +23,7 @@ from services.rules.table.commands import (
 from services.rules.table.deadlines import Deadline, deadlines
 from services.rules.table.legal import legal_commands, play_commands
 
-from .builders import STD, VARIANTS, Table, play_out, tail_for
+from .builders import STD, VARIANTS, Table, only, play_out, tail_for
 
 
 def dealt(variant: str, **timing: int) -> Table:
@@ -31,12 +31,6 @@ def dealt(variant: str, **timing: int) -> Table:
     table = Table(variant, timing=dict(timing))
     table.start(STD, tail=tail_for(variant))
     return table
-
-
-def only(table: Table, wait: str) -> Deadline:
-    found = [d for d in deadlines(table.state) if d.wait == wait]
-    assert len(found) == 1, deadlines(table.state)
-    return found[0]
 
 
 def back_to_seat_0(table: Table) -> None:

@@ -20,12 +20,17 @@ from services.rules.table.autoplay import NothingToDo, autoplay_command
 from services.rules.table.commands import PassClaim, RequestAutoplay
 from services.rules.table.state import TableState
 
-from .builders import STD, Table, concealed_kong_before_opening, play_out, tail_for
+from .builders import (
+    STD,
+    Table,
+    concealed_kong_before_opening,
+    play_out,
+    shandong_seat_two_about_to_add_a_kong,
+    tail_for,
+)
 
 DEALER = "147p258s369p6z7z3s9s"  # 山东: 13 quiet tiles; the 14th is the tile seat 0 throws first
 WAITS_5P_1 = "123m789m789s11z46p"  # seat 1: waits on 5p
-WAITS_5P_3 = "123s789p456s22z46p"  # seat 3: waits on 5p
-SEAT2_PONG = "55p1m4m7m2s5s8s3m6m9m1z5z"  # seat 2: pongs 5p, later draws the fourth
 
 
 def folded_through(table: Table, kind: type[DomainEvent]) -> TableState:
@@ -66,18 +71,7 @@ def test_an_away_seat_that_could_rob_an_added_kong_passes_and_the_konger_draws_i
 ):
     """Decision 14: in a claim window 托管 passes, it never claims — the window of an 补杠 that
     may be robbed (002 抢杠) too: the away seat lets the kong stand, the replacement is drawn."""
-    table = Table("shandong")
-    table.start(
-        {0: DEALER + "5p", 1: "147m258m369m1s4s7s1z", 2: SEAT2_PONG, 3: WAITS_5P_3},
-        draws=["8p", "8p", "8p", "5p"],
-        tail=["6z", "6z"],
-    )
-    table.discard(0, "5p")
-    table.pass_(3)
-    table.pung(2)
-    table.play(2, "1z")
-    table.play(3, "8p")
-    play_out(table, until=lambda t: t.hand.turn == 2 and t.hand.step == "discard")
+    table = shandong_seat_two_about_to_add_a_kong()
     assert table.drawn(2) == "5p"
     table.do(RequestAutoplay(seat=3))
     events = table.kong(2, "5p")

@@ -21,11 +21,8 @@ from services.rules.table.commands import ReportDisconnect, TimeOut
 from services.rules.table.deadlines import Deadline, deadlines
 from services.rules.table.state import TableState
 
-from .builders import STD, Table, play_out, tail_for
+from .builders import STD, Table, only, play_out, shandong_seat_two_about_to_add_a_kong, tail_for
 
-DEALER = "147p258s369p6z7z3s9s"  # 山东: 13 quiet tiles; the 14th is the tile seat 0 throws first
-WAITS_5P_3 = "123s789p456s22z46p"  # seat 3: waits on 5p
-SEAT2_PONG = "55p1m4m7m2s5s8s3m6m9m1z5z"  # seat 2: pongs 5p, later draws the fourth
 TIAN_HE = "123m456p789s11z22z2z"  # 山东: the dealer's opening hand wins (天和)
 
 
@@ -34,12 +31,6 @@ def dealt(variant: str = "harbin") -> Table:
     table = Table(variant)
     table.start(STD, tail=tail_for(variant))
     return table
-
-
-def only(table: Table, wait: str) -> Deadline:
-    found = [d for d in deadlines(table.state) if d.wait == wait]
-    assert len(found) == 1, deadlines(table.state)
-    return found[0]
 
 
 def folded_through(table: Table, kind: type[DomainEvent]) -> TableState:
@@ -86,18 +77,7 @@ def test_the_seats_that_may_rob_an_added_kong_are_waited_on_as_in_any_claim_wind
     """002: 抢杠 — the 补杠 opens a window on its tile for the seat that wins on it; the table
     waits on that seat with the claim window's time (not on the konger's turn), from the version
     at which the window opened."""
-    table = Table("shandong")
-    table.start(
-        {0: DEALER + "5p", 1: "147m258m369m1s4s7s1z", 2: SEAT2_PONG, 3: WAITS_5P_3},
-        draws=["8p", "8p", "8p", "5p"],
-        tail=["6z", "6z"],
-    )
-    table.discard(0, "5p")
-    table.pass_(3)
-    table.pung(2)
-    table.play(2, "1z")
-    table.play(3, "8p")
-    play_out(table, until=lambda t: t.hand.turn == 2 and t.hand.step == "discard")
+    table = shandong_seat_two_about_to_add_a_kong()
     table.kong(2, "5p")
     assert table.hand.step == "rob" and table.options_of(3) == ("win",)
     state = table.state
