@@ -16,6 +16,7 @@ import pytest
 
 from services.rules.table import replay
 from services.rules.table.commands import OpenTable, ReportDisconnect
+from services.rules.table.deadlines import deadlines
 from services.rules.table.options import known_options
 from services.rules.table.state import SeatState, patch
 
@@ -122,3 +123,58 @@ def test_an_option_the_table_was_opened_without_reads_as_off(variant: str, optio
     assert known_options(variant)[option] is False
     assert Table(variant).state.option(option) is False
     assert Table(variant, options={option: True}).state.option(option) is True
+
+
+def test_a_seat_of_the_hand_in_play_cannot_be_changed_in_place() -> None:
+    """State is "plain frozen data": a seat of the folded hand (``SeatState``) is frozen, so a
+    seat's tiles change only by a new fact folded into a copy, and replay equals live state."""
+    table = pong_answered()
+    seat = table.state.hand.seat(0)  # type: ignore[union-attr]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        seat.discards = ()  # type: ignore[misc]
+    assert seat.discards and replay(table.events) == table.state
+
+
+def test_patch_copies_a_dataclass_without_slots_as_replace_does() -> None:
+    """``patch`` is "``dataclasses.replace`` for the state classes", and a class without slots
+    is "set by name": its copy has the changed fields changed and every other one kept."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Plain:
+        tile: int = 0
+        seat: int = 1
+
+    copied = patch(Plain(tile=3, seat=2), tile=5)
+    assert copied == Plain(tile=5, seat=2) == dataclasses.replace(Plain(tile=3, seat=2), tile=5)
+
+
+def test_a_table_with_no_facts_yet_has_waited_on_nothing_since_version_zero() -> None:
+    """``wait_since`` is "the version at which what the table waits on last changed": the
+    empty table, version 0, has had no wait begin after it, nor any before it; once facts are
+    folded the wait began at a version the table has reached."""
+    empty = replay([])
+    assert empty.version == 0 and empty.wait_since == 0 and deadlines(empty) == ()
+    table = pong_answered()
+    assert 0 < table.state.wait_since <= table.state.version
+
+
+def test_an_open_claim_window_holds_its_fields_and_nothing_else() -> None:
+    """State is "plain frozen data": the claim window a discard opened is slotted, so nothing
+    can be hung on it beside its fields, and a replay of the events folds the same window."""
+    table = pong_answered()
+    window = table.state.hand.window  # type: ignore[union-attr]
+    assert window is not None
+    with pytest.raises(AttributeError):
+        object.__setattr__(window, "remark", "changed in place")
+    assert not hasattr(window, "__dict__") and replay(table.events) == table.state
+
+
+def test_the_hand_in_play_holds_its_fields_and_nothing_else() -> None:
+    """State is "plain frozen data": the hand in play is slotted, so nothing can be hung on it
+    beside its fields, and a replay of the events folds the same hand."""
+    table = pong_answered()
+    hand = table.state.hand
+    assert hand is not None
+    with pytest.raises(AttributeError):
+        object.__setattr__(hand, "remark", "changed in place")
+    assert not hasattr(hand, "__dict__") and replay(table.events) == table.state
