@@ -18,7 +18,7 @@ from services.rules.table import replay
 from services.rules.table.commands import OpenTable, ReportDisconnect
 from services.rules.table.deadlines import deadlines
 from services.rules.table.options import known_options
-from services.rules.table.state import SeatState, patch
+from services.rules.table.state import ClaimWindow, SeatState, patch
 
 from .builders import Table, tail_for
 
@@ -178,3 +178,58 @@ def test_the_hand_in_play_holds_its_fields_and_nothing_else() -> None:
     with pytest.raises(AttributeError):
         object.__setattr__(hand, "remark", "changed in place")
     assert not hasattr(hand, "__dict__") and replay(table.events) == table.state
+
+
+def test_a_seat_of_the_hand_in_play_holds_its_fields_and_nothing_else() -> None:
+    """State is "plain frozen data": a seat of the folded hand (``SeatState``) is slotted, so
+    nothing can be hung on it beside its fields, and a replay of the events folds the same seat."""
+    table = pong_answered()
+    seat = table.state.hand.seat(3)  # type: ignore[union-attr]
+    with pytest.raises(AttributeError):
+        object.__setattr__(seat, "remark", "changed in place")
+    assert not hasattr(seat, "__dict__") and replay(table.events) == table.state
+
+
+def test_a_seats_presence_holds_its_fields_and_nothing_else() -> None:
+    """State is "plain frozen data": the ``Presence`` a dropped connection folds into is
+    slotted, so nothing can be hung on it beside its fields; a replay folds the same one."""
+    table = pong_answered()
+    table.do(ReportDisconnect(seat=1))
+    away = table.state.presence[1]
+    assert not away.connected
+    with pytest.raises(AttributeError):
+        object.__setattr__(away, "remark", "changed in place")
+    assert not hasattr(away, "__dict__") and replay(table.events) == table.state
+
+
+def test_a_folded_table_cannot_be_changed_in_place() -> None:
+    """State is "plain frozen data": the table a stream of facts folds into is frozen, so its
+    version moves only by folding a new fact into a copy, and replay equals live state."""
+    table = pong_answered()
+    state = table.state
+    version = state.version
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.version = version + 1  # type: ignore[misc]
+    assert state.version == version and replay(table.events) == state
+
+
+def test_a_folded_table_holds_its_fields_and_nothing_else() -> None:
+    """State is "plain frozen data": the folded table (``TableState``) is slotted, so nothing
+    can be hung on it beside its fields, and a replay of the events folds the same table."""
+    table = pong_answered()
+    state = table.state
+    with pytest.raises(AttributeError):
+        object.__setattr__(state, "remark", "changed in place")
+    assert not hasattr(state, "__dict__") and replay(table.events) == state
+
+
+def test_a_claim_window_named_without_a_robbed_kong_is_the_window_a_discard_opens() -> None:
+    """``ClaimWindow``: "Open after a discard (or an 补杠 that can be robbed)"; 抢杠 ("only
+    wins, on an 补杠's tile") is the exception a window must say it is: one named with its tile,
+    discarder, options and answers only is the very window seat 0's discard of 1m opened."""
+    window = pong_answered().state.hand.window  # type: ignore[union-attr]
+    assert window is not None and not window.robbing
+    named = ClaimWindow(
+        tile=window.tile, from_seat=window.from_seat, options=window.options, answers=window.answers
+    )
+    assert named == window and not named.robbing
