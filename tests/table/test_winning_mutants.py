@@ -102,23 +102,29 @@ def test_harbin_no_added_kong_after_ready_of_the_only_tile_the_hand_waits_on() -
     assert "无法上听" in reason and "not waiting on any tile" in reason
 
 
-# -- 上海: an 暗杠 after 听 holds all four of its tile ------------------------------------------
-def test_shanghai_no_concealed_kong_after_ready_of_the_only_tile_the_hand_would_wait_on() -> None:
-    """Decision 4: Shanghai allows a concealed kong after 听 if the hand stays ready. Seat 1 is 听
-    on 555p 46p 123m 789m 11s (on 5p or 1s) and draws the fourth 5p: an 暗杠 of it would leave
-    46p 123m 789m 11s, whose only wait, 5p, would be a tile the seat holds all four of (the kong
-    counts four tiles): not ready, so the kong is refused."""
+def _shanghai_seat_one_ready_then_draws(hand: str, draw: str) -> Table:
+    """上海: seat 1 holds ``hand``, declares 听 throwing 7z, and draws ``draw`` on its next turn."""
     table = Table("shanghai")
     table.start(
-        {0: DEALER_QUIET + "9m", 1: "555p46p123m789m11s"},
-        draws=["7z", "7z", "7z", "7z", "5p"],
+        {0: DEALER_QUIET + "9m", 1: hand},
+        draws=["7z", "7z", "7z", "7z", draw],
         tail=tail_for("shanghai"),
     )
     table.play(0, "9m")
     table.discard(1, "7z", ready="plain")
     table.pass_all()
     the_next_three_seats_throw_what_they_draw(table)
-    assert table.seat(1).ready == "plain" and table.drawn(1) == "5p"
+    assert table.seat(1).ready == "plain" and table.drawn(1) == draw
+    return table
+
+
+# -- 上海: an 暗杠 after 听 holds all four of its tile ------------------------------------------
+def test_shanghai_no_concealed_kong_after_ready_of_the_only_tile_the_hand_would_wait_on() -> None:
+    """Decision 4: Shanghai allows a concealed kong after 听 if the hand stays ready. Seat 1 is 听
+    on 555p 46p 123m 789m 11s (on 5p or 1s) and draws the fourth 5p: an 暗杠 of it would leave
+    46p 123m 789m 11s, whose only wait, 5p, would be a tile the seat holds all four of (the kong
+    counts four tiles): not ready, so the kong is refused."""
+    table = _shanghai_seat_one_ready_then_draws("555p46p123m789m11s", "5p")
     assert "无法上听" in table.refuse(Kong(seat=1, tile="5p"))
 
 
@@ -194,17 +200,7 @@ def test_shanghai_a_ready_seat_is_not_put_a_self_drawn_win_on_its_seven_pairs_ti
     """Shanghai wins as four sets and a pair (003: 三，三，三，三，二的形状), no 七对. Seat 1 is 听
     on 122334444m 66m 77p (123m 234m 444m, waiting on 6m or 7p; as six pairs and 1m it would wait
     on 1m for 七对): drawing 1m completes nothing, and 自摸 is not put to it."""
-    table = Table("shanghai")
-    table.start(
-        {0: DEALER_QUIET + "9m", 1: "122334444m66m77p"},
-        draws=["7z", "7z", "7z", "7z", "1m"],
-        tail=tail_for("shanghai"),
-    )
-    table.play(0, "9m")
-    table.discard(1, "7z", ready="plain")
-    table.pass_all()
-    the_next_three_seats_throw_what_they_draw(table)
-    assert table.seat(1).ready == "plain" and table.drawn(1) == "1m"
+    table = _shanghai_seat_one_ready_then_draws("122334444m66m77p", "1m")
     assert not offered_self_drawn_win(table, 1)
     assert table.refuse(DeclareWin(seat=1))
 
