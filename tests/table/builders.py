@@ -433,3 +433,12 @@ def only(table: Table, wait: str) -> Deadline:
     found = [d for d in deadlines(table.state) if d.wait == wait]
     assert len(found) == 1, deadlines(table.state)
     return found[0]
+
+
+def seat_one_chows_1m_and_declares_ready(table: Table) -> None:
+    """Seat 0 throws 1m, seat 1 吃s it with 23m and throws 9m declaring 听, and nobody claims."""
+    table.discard(0, "1m")
+    table.pass_all(but=[1])
+    table.chow(1, "23m")
+    table.discard(1, "9m", ready="plain")
+    table.pass_all()

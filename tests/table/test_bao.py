@@ -18,6 +18,7 @@ from .builders import (
     head_draws,
     play_out,
     play_until_draws,
+    seat_one_chows_1m_and_declares_ready,
     tail_for,
 )
 
@@ -40,11 +41,7 @@ def ready_seat_one(
         draws=draws,
         tail=tail_for(variant, more or [], bao=bao),
     )
-    table.discard(0, "1m")
-    table.pass_all(but=[1])
-    table.chow(1, "23m")
-    table.discard(1, "9m", ready="plain")
-    table.pass_all()
+    seat_one_chows_1m_and_declares_ready(table)
     assert table.seat(1).ready == "plain" and table.hand.turn == 2
     return table
 

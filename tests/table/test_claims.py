@@ -8,7 +8,7 @@ import pytest
 from events import hand as ev
 from services.rules.table.commands import Chow, DeclareWin, Pung
 
-from .builders import BAO_VARIANTS, Table, tail_for
+from .builders import BAO_VARIANTS, Table, seat_one_chows_1m_and_declares_ready, tail_for
 
 DEALER_QUIET = "147p258s369p4s5m6m8m"  # seat 0's 13 quiet tiles; its 14th is the tile it throws
 READY_BY_CHI = "23m555p789s11s46p9m"  # 吃 1m with 23m, throw 9m: waits on 5p (and 1s)
@@ -105,11 +105,7 @@ def two_ready_on_7p(variant: str, seat2: str = SEAT2) -> Table:
         draws=["8p", "6s"],
         tail=tail_for(variant),
     )
-    table.discard(0, "1m")
-    table.pass_all(but=[1])
-    table.chow(1, "23m")
-    table.discard(1, "9m", ready="plain")
-    table.pass_all()
+    seat_one_chows_1m_and_declares_ready(table)
     table.discard(2, "5s")
     table.pass_all(but=[3])
     table.chow(3, "46s", ready=True)

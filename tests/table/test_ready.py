@@ -9,7 +9,7 @@ from events import hand as ev
 from services.rules.table.commands import DiscardTile, Kong, Pung
 from services.rules.tiles import names
 
-from .builders import BAO_VARIANTS, Table, tail_for
+from .builders import BAO_VARIANTS, Table, seat_one_chows_1m_and_declares_ready, tail_for
 
 
 def dealt(
@@ -273,9 +273,9 @@ def test_mudanjiang_example_chi_ting_on_8m_then_discard_3m_or_7m() -> None:
         from services.rules.table.winning import hand_waits
 
         seat = table.seat(2)
-        assert names(hand_waits(table.state.variant.config, seat.concealed, seat.melds, frozenset())) == [
-            wait
-        ]
+        assert names(
+            hand_waits(table.state.variant.config, seat.concealed, seat.melds, frozenset())
+        ) == [wait]
 
 
 def test_mudanjiang_example_as_printed_has_no_yaojiu_and_cannot_chi_ting() -> None:
@@ -306,11 +306,7 @@ READY_ON_7P = "23m555p789s11s68p9m"  # 吃 1m with 23m, throw 9m: 555p 789s 11s 
 
 def _ready_seat_one(variant: str, draws: list[str]) -> Table:
     table = dealt(variant, {1: READY_ON_7P}, draws=draws, first="1m")
-    table.discard(0, "1m")
-    table.pass_all(but=[1])
-    table.chow(1, "23m")
-    table.discard(1, "9m", ready="plain")
-    table.pass_all()
+    seat_one_chows_1m_and_declares_ready(table)
     assert table.seat(1).ready == "plain"
     return table
 

@@ -26,7 +26,14 @@ from services.rules.table.state import SeatState, patch
 from services.rules.table.visibility import ready_announced, sees_bao
 from services.rules.table.walls import in_last_draws
 
-from .builders import VARIANTS, Table, draws_at, play_out, tail_for
+from .builders import (
+    VARIANTS,
+    Table,
+    draws_at,
+    play_out,
+    seat_one_chows_1m_and_declares_ready,
+    tail_for,
+)
 
 DEALER = "147p258s369p4s5m6m3m"  # seat 0's quiet tiles; its 14th is the tile it throws first
 
@@ -141,11 +148,7 @@ def test_in_the_last_draws_a_ready_seat_is_told_it_wins_by_self_draw_only() -> N
     table = Table("mudanjiang")
     table.start({0: "147p258s369p4s5m6m8m1m", 1: "23m555p789s11s68p9m", 2: "9s", 3: "9s"},
                 draws=draws_at(d0="8p", d54="7p"), tail=tail_for("mudanjiang"))  # fmt: skip
-    table.discard(0, "1m")
-    table.pass_all(but=[1])
-    table.chow(1, "23m")
-    table.discard(1, "9m", ready="plain")
-    table.pass_all()
+    seat_one_chows_1m_and_declares_ready(table)
     config = table.state.variant.config
     play_out(table, until=lambda t: in_last_draws(config, t.hand))
     (wait,) = rulings(table.state, 1).waits

@@ -30,7 +30,15 @@ from services.rules.table.rulings import (
 from services.rules.table.walls import drawable, in_last_draws
 from services.rules.tiles import names, parse_tiles
 
-from .builders import DICE, Table, draws_at, play_out, tail_for, wall_for
+from .builders import (
+    DICE,
+    Table,
+    draws_at,
+    play_out,
+    seat_one_chows_1m_and_declares_ready,
+    tail_for,
+    wall_for,
+)
 
 DEALER = "147p258s369p4s5m6m3m"  # seat 0's 13 quiet tiles; its 14th is the tile it throws first
 MUDANJIANG_EXAMPLE = "11s88m789m222p345s"  # 000: waits on 1s and 8m
@@ -256,11 +264,7 @@ def test_a_ready_seat_holding_three_is_told_no_ming_gang_after_ting() -> None:
     table = Table("mudanjiang")
     table.start({0: DEALER + "1m", 1: "23m555p789s11s68p9m", 3: "46p"},
                 draws=["5p"], tail=tail_for("mudanjiang"))  # fmt: skip
-    table.discard(0, "1m")
-    table.pass_all(but=[1])
-    table.chow(1, "23m")
-    table.discard(1, "9m", ready="plain")
-    table.pass_all()
+    seat_one_chows_1m_and_declares_ready(table)
     table.discard(2, "5p")
     assert table.hand.step == "claims" and table.options_of(1) == ()
     claims = claims_of(rulings(table.state, 1))
@@ -277,11 +281,7 @@ def test_harbin_a_kong_of_a_discard_that_would_lose_the_ting_is_refused_so_named
     table = Table("harbin")
     table.start({0: "147p258s369p4s5m6m8m1m", 1: "2233444m46p666s9m", 3: "56m"},
                 draws=["4m"], tail=tail_for("harbin"))  # fmt: skip
-    table.discard(0, "1m")
-    table.pass_all(but=[1])
-    table.chow(1, "23m")
-    table.discard(1, "9m", ready="plain")
-    table.pass_all()
+    seat_one_chows_1m_and_declares_ready(table)
     assert table.seat(1).ready == "plain"
     table.discard(2, "4m")
     assert table.hand.step == "claims" and table.options_of(1) == ()

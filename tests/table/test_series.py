@@ -8,7 +8,14 @@ from events import hand as ev
 from services.rules.table.commands import StartHand
 from services.rules.table.deal import random_seat
 
-from .builders import BAO_VARIANTS, Table, play_out, tail_for, wall_for
+from .builders import (
+    BAO_VARIANTS,
+    Table,
+    play_out,
+    seat_one_chows_1m_and_declares_ready,
+    tail_for,
+    wall_for,
+)
 
 QUIET = "147p258s369p4s5m6m8m"
 READY_ON_7P = "23m555p789s11s68p9m"
@@ -38,11 +45,7 @@ def bao_win(variant: str, table: Table | None = None, dealer: int = 0) -> Table:
 
 def chow_ready_and_win(table: Table) -> None:
     """Seat 0 throws 1m; seat 1 吃s it, declares 听 on 7p and wins on seat 2's 7p."""
-    table.discard(0, "1m")
-    table.pass_all(but=[1])
-    table.chow(1, "23m")
-    table.discard(1, "9m", ready="plain")
-    table.pass_all()
+    seat_one_chows_1m_and_declares_ready(table)
     table.discard(2, "7p")
     table.pass_all(but=[1])
     table.win(1)
