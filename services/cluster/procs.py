@@ -113,12 +113,15 @@ class ClusterPart:
 
     def kill_group(self) -> None:
         """SIGKILL the part's whole session (a worker's main process and its pool)."""
-        if self.process is None:
+        # The supervisor thread starts a new run into ``self.process`` as soon as it sees this
+        # one dead, so wait on the run that was killed, never on the attribute.
+        killed = self.process
+        if killed is None:
             return
-        self.cpu_before += cpu_seconds(self.pid)
+        self.cpu_before += cpu_seconds(killed.pid)
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(60)  # reaped at once, unless the machine is swamped
+            os.killpg(killed.pid, signal.SIGKILL)
+        killed.wait(60)  # reaped at once, unless the machine is swamped
 
     def stop(self, timeout: float = 30) -> int | None:
         """A warm stop (SIGTERM to the session), SIGKILL if it hangs; its exit code."""

@@ -68,6 +68,8 @@ def test_a_copy_of_a_command_in_flight_is_409_then_the_first_answer(distributed:
             other = http.post(url, json={"command": "request_autoplay", "seat": 2}, headers=headers)
             assert other.status_code == 422  # in flight or not, another request is refused
         outcome = http.get(queued.headers["Location"], params={"wait": 10}, headers=table.seat(2))
-        assert outcome.status_code == 200 and outcome.json()["status"] == "refused"
+        # Refused, unless the dealer's 2-second clock ran out first and opened a claim window
+        # seat 2 may pass: either way the command ran once and has its outcome.
+        assert outcome.status_code == 200 and outcome.json()["status"] in {"accepted", "refused"}
         assert wait_until(lambda: http.post(url, json=command, headers=headers).status_code == 200, 10)
         assert http.post(url, json=command, headers=headers).json() == outcome.json()
