@@ -39,7 +39,15 @@ class Wakeups:
 
     def start(self) -> None:
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="paiju-api-wakeups", daemon=True)
+        # The head is read here, not in the thread: whatever is appended once start() returns
+        # is followed, however late the thread first runs. A store away at start: the thread
+        # reads the head once it is back (and wakes every stream, which look for themselves).
+        try:
+            position: int | None = self._head()
+        except Exception:
+            position = None
+        self._thread = threading.Thread(target=self._run, args=(position,),
+                                        name="paiju-api-wakeups", daemon=True)  # fmt: skip
         self._thread.start()
 
     def stop(self) -> None:
@@ -51,11 +59,13 @@ class Wakeups:
         last: int = self.store.last_position()  # type: ignore[attr-defined]
         return last
 
-    def _run(self) -> None:
-        position = self._head()
+    def _run(self, position: int | None) -> None:
         while not self._stop.is_set():
             try:
-                if self.store.wait_for_events(position, self.poll):
+                if position is None:
+                    position = self._head()
+                    self.nudge()
+                elif self.store.wait_for_events(position, self.poll):
                     position = self._follow(position)
             except Exception:  # a store that is away: the next round reads on from where this
                 # one was (nothing read yet is skipped); every stream is woken to look for itself

@@ -103,3 +103,34 @@ async def test_a_store_away_for_a_moment_loses_no_table_wake_up(tmp_path: Path) 
     finally:
         wakeups.stop()
         store.close()
+
+
+class AwayAtStart:
+    """A store whose head cannot be read when the follower starts, then answers."""
+
+    def __init__(self, store: object) -> None:
+        self.store, self.heads_refused = store, 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.store, name)
+
+    def last_position(self) -> object:
+        if self.heads_refused == 0:
+            self.heads_refused = 1
+            raise ConnectionError("the store is not there yet")
+        return self.store.last_position()  # type: ignore[attr-defined]
+
+
+async def test_a_store_away_when_the_api_starts_is_followed_once_it_is_back(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/wakeups.sqlite3")
+    service = TableService(store)
+    wakeups = Wakeups(AwayAtStart(store), poll=0.1)  # type: ignore[arg-type]
+    wakeups.start()  # does not raise: the follower reads the head once the store answers
+    try:
+        await asyncio.sleep(0.5)  # the store is back, and the head read
+        seen = wakeups.generation_of("a")
+        await asyncio.to_thread(opened, service, "a")
+        assert await wakeups.wait(seen, 30, "a")
+    finally:
+        wakeups.stop()
+        store.close()
