@@ -6,7 +6,39 @@ run took one example 264 ms against the 200 ms default, then 0.6 ms); speed is t
 to measure (``benchmarks/``), never a timed assertion in a test, and a mutant that hangs is caught
 by the mutation run's own timeout."""
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("paiju", deadline=None)
 settings.load_profile("paiju")
+
+
+# The files that take longest (processes of their own, private servers, fault loops), in the
+# order of what they cost: started first, so that the short tests fill the other processes
+# around them instead of a long one starting last and running alone. Only the order changes;
+# every test still runs.
+LONGEST_FIRST = (
+    "tests/projections/test_projector_faults.py",
+    "tests/faults/test_fault_worker_kill.py",
+    "tests/faults/test_fault_cluster.py",
+    "tests/effects/test_webhook_outage.py",
+    "tests/workers/test_serve.py",
+    "tests/faults/test_fault_serve_distributed.py",
+    "tests/security/",
+    "tests/faults/",
+    "tests/rules/test_shapes.py",
+    "tests/api/test_api_demo.py",
+    "tests/api/test_api_cli.py",
+    "tests/effects/",
+    "tests/projections/",
+)
+
+
+def _cost_rank(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0]
+    found = [n for n, prefix in enumerate(LONGEST_FIRST) if path.startswith(prefix)]
+    return found[0] if found else len(LONGEST_FIRST)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=_cost_rank)  # stable: within a rank, the files keep their order

@@ -85,14 +85,14 @@ class Served:
             return False
 
     def stop(self) -> None:
+        """SIGKILL to the whole session (serve and every part it started): no test here is
+        about a warm stop (tests/deploy and tests/workers/test_serve are), and a warm one spent
+        5-10 s of every module's teardown waiting for Celery's loop to look up."""
         if self.process is None or self.process.poll() is not None:
             return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
+        self.process.wait(30)
 
     def paiju(self, *argv: str) -> str:
         """A ``paiju`` command against the served store; its standard output."""
