@@ -22,6 +22,14 @@ from services.rules.tiles import counts_of, parse_tiles
 from tests.rules.test_shapes import _counts, hands, slow_complete
 
 
+@pytest.fixture(autouse=True)
+def suits_worked_out_afresh() -> None:
+    """``_suit_need`` is memoised for the process: cleared, so that each test here works out its
+    own suits (a shape another test cached first would hide a wrong count, and the mutation
+    run's per-line choice of tests would not see which test reaches which line)."""
+    shapes._suit_need.cache_clear()
+
+
 def counts(hand: str) -> list[int]:
     return _counts(parse_tiles(hand))
 
