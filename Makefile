@@ -23,7 +23,7 @@ run: install
 	$(VENV)/bin/paiju serve --demo
 
 test: install
-	$(PY) -m pytest -n 3 --dist loadfile --durations=15
+	$(PY) -m pytest -n 4 --dist loadfile --durations=15
 
 # the fast tier: rules, table, bots, the event types and chain (mutation/tests.toml), no database;
 # only the plugins it needs are loaded (schemathesis and the rest cost seconds per process)
