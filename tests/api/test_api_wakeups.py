@@ -6,6 +6,8 @@ which follows every table, is woken by any."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -87,12 +89,23 @@ class AwayOnce:
         return self.store.last_position()  # type: ignore[attr-defined]
 
 
-async def test_a_store_away_for_a_moment_loses_no_table_wake_up(tmp_path: Path) -> None:
+@contextmanager
+def followed_through(
+    tmp_path: Path, away: Callable[[object], object]
+) -> Iterator[tuple[TableService, Wakeups]]:
+    """A table service on a store, and wake-ups following that store through ``away``."""
     store = open_store(f"sqlite:///{tmp_path}/wakeups.sqlite3")
-    service = TableService(store)
-    wakeups = Wakeups(AwayOnce(store), poll=0.1)  # type: ignore[arg-type]
+    wakeups = Wakeups(away(store), poll=0.1)  # type: ignore[arg-type]
     wakeups.start()
     try:
+        yield TableService(store), wakeups
+    finally:
+        wakeups.stop()
+        store.close()
+
+
+async def test_a_store_away_for_a_moment_loses_no_table_wake_up(tmp_path: Path) -> None:
+    with followed_through(tmp_path, AwayOnce) as (service, wakeups):
         seen = wakeups.generation_of("a")
         await asyncio.to_thread(opened, service, "a")  # its first read fails
         assert await wakeups.wait(seen, 30, "a")  # woken all the same
@@ -100,9 +113,6 @@ async def test_a_store_away_for_a_moment_loses_no_table_wake_up(tmp_path: Path) 
         await asyncio.to_thread(opened, service, "b")  # and it goes on following the store
         assert await wakeups.wait(later, 30, "b")
         assert wakeups._thread is not None and wakeups._thread.is_alive()
-    finally:
-        wakeups.stop()
-        store.close()
 
 
 class AwayAtStart:
@@ -122,15 +132,9 @@ class AwayAtStart:
 
 
 async def test_a_store_away_when_the_api_starts_is_followed_once_it_is_back(tmp_path: Path) -> None:
-    store = open_store(f"sqlite:///{tmp_path}/wakeups.sqlite3")
-    service = TableService(store)
-    wakeups = Wakeups(AwayAtStart(store), poll=0.1)  # type: ignore[arg-type]
-    wakeups.start()  # does not raise: the follower reads the head once the store answers
-    try:
+    # start() does not raise: the follower reads the head once the store answers
+    with followed_through(tmp_path, AwayAtStart) as (service, wakeups):
         await asyncio.sleep(0.5)  # the store is back, and the head read
         seen = wakeups.generation_of("a")
         await asyncio.to_thread(opened, service, "a")
         assert await wakeups.wait(seen, 30, "a")
-    finally:
-        wakeups.stop()
-        store.close()
