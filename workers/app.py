@@ -51,9 +51,12 @@ def transport_options(settings: Settings) -> dict[str, Any]:
 def broker_transport(settings: Settings) -> dict[str, Any]:
     """On Redis, kombu's transport with reads that drop an entry no task can be made of
     (``workers.broker``) rather than die on it; ``rediss://`` keeps kombu's own, whose TLS
-    defaults are chosen from the URL's scheme."""
+    defaults are chosen from the URL's scheme. On ``memory://``, kombu's with short waits
+    (``workers.embedded``)."""
     if settings.broker_url.startswith("redis://"):
         return {"broker_transport": "workers.broker:Transport"}
+    if settings.embedded:  # the embedded worker's, whose warm stop is prompt
+        return {"broker_transport": "workers.embedded:PromptMemoryTransport"}
     return {}
 
 

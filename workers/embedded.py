@@ -16,10 +16,30 @@ from typing import Any
 
 from celery import Celery
 from celery.worker import WorkController, state
+from kombu.transport import memory
 
 from workers.queues import QueueNames
 
 ALL_QUEUES = tuple(name.value for name in QueueNames)
+
+
+#: How long one wait for a message lasts before the worker looks at its stop flag again.
+STOP_CHECK_SECONDS = 0.1
+
+
+class PromptMemoryTransport(memory.Transport):  # type: ignore[misc]
+    """``memory://`` whose waits for a message are cut to ``STOP_CHECK_SECONDS``.
+
+    Celery's worker loop waits 2 s for a message before it looks at its stop flag, so a warm
+    stop took 3.7 s with nothing to run; with a short wait it takes a tenth of a second. Only a
+    wait with a timeout is cut (one without a timeout must not end in ``socket.timeout``), and
+    the queues are ``memory.Channel``'s, shared by every connection of the process as before.
+    """
+
+    def drain_events(self, connection: Any, timeout: float | None = None) -> Any:
+        if timeout is not None:
+            timeout = min(timeout, STOP_CHECK_SECONDS)
+        return super().drain_events(connection, timeout=timeout)
 
 
 class _Controller(WorkController):  # type: ignore[misc]
