@@ -41,7 +41,7 @@ from workers.health_parts import embedded_worker_beat, watched
 from workers.projections.runner import Projector
 from workers.reactor.runner import Reactor
 from workers.reactor.wiring import reactor_for
-from workers.resender import Resender
+from workers.resender import resender_for
 from workers.settings import Settings
 from workers.task import build_service
 from workers.timekeeper import Timekeeper, fire_inline
@@ -71,7 +71,8 @@ class Embedded:
         self.beats = [embedded_worker_beat(self.settings).start()]
         self.timekeeper = Timekeeper(self.store, fire_inline(build_service(self.settings)))  # type: ignore[arg-type]
         self._part("timekeeper", self.timekeeper)
-        self._thread("resender", Resender(self.store, self.app).run)  # type: ignore[arg-type]
+        resender = resender_for(self.store, self.settings.resend_after, self.app)  # type: ignore[arg-type]
+        self._thread("resender", resender.run)
         self.projector = embedded_projector(self.settings)
         self._part("projector", self.projector)
         self.reactor = reactor_for(self.settings, self.store, app=self.app)  # None: no webhook

@@ -62,6 +62,10 @@ class Settings(BaseSettings):
     visibility_timeout: int = Field(default=60, ge=5)
     """Seconds before Redis hands an unacknowledged message to another worker. Commands take
     milliseconds and no task waits for an ETA, so a short one loses little on a crash."""
+    resend_after: float = Field(default=15.0, ge=1, le=3600)
+    """Seconds a command answered 202 waits with no outcome before the resender (再送) sends it
+    again; commands take milliseconds, so only a lost message waits this long. A command sent
+    again is claimed for twice this, then sent again if it still has no outcome."""
     key_prefix: str = Field(default="paiju:", min_length=1, max_length=64)
     """Prefix of every Redis key the app writes (``global_keyprefix``)."""
     polling_interval: float = Field(default=0.02, gt=0, le=5)

@@ -31,6 +31,7 @@ def served(private_redis: PrivateRedis, faults_pg_url: str, tmp_path: Path) -> S
         "PAIJU_API_COMMAND_WAIT": "0.5",
         "PAIJU_TURN_SECONDS": "600",  # no timer moves the tables meanwhile
         "PAIJU_CLAIM_SECONDS": "600",
+        "PAIJU_RESEND_AFTER": "3",  # 15 s by default, each claim leased for twice that
     }
     return Served(tmp_path, env, ["--apis", "1", "--workers", "1", "--timekeepers", "1",
                                   "--reactors", "0", "--projectors", "1"])  # fmt: skip
@@ -62,7 +63,7 @@ def test_commands_answered_202_before_redis_lost_its_data_all_end_in_an_outcome(
                         assert answer.status_code == 202, answer.text
                         promised.append((answer.headers["Location"], table.tokens[seat]))
                 private_redis.restart_empty()  # the queue, and every message on it, is gone
-            deadline = time.monotonic() + 90  # the resender waits 15 s, then sweeps every 2 s
+            deadline = time.monotonic() + 90  # the resender waits 3 s, then sweeps every 2 s
             outcomes = [outcome_of(http, url, token, deadline) for url, token in promised]
         assert [o.status_code for o in outcomes] == [200] * len(promised), [o.text for o in outcomes]
         assert {o.json()["status"] for o in outcomes} <= {"accepted", "refused"}
