@@ -1,6 +1,7 @@
 # Paiju: `make run` plays on the embedded default; `make test` runs the whole suite,
 # `make test-engine` the engine's tests that need no database; `make mutate [MODULE=path.py]`
-# mutation-tests the engine (docs/testing.md; not part of CI).
+# mutation-tests the engine (docs/testing.md; not part of CI); `make faults` runs the fault loops
+# at the full size docs/faults.md reports (by hand, as the benchmarks: `make test` runs them short).
 VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
@@ -9,7 +10,7 @@ STAMP := $(VENV)/.installed
 MUTATE_STAMP := $(VENV)/.mutate-installed
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: install run test test-engine mutate mutate-report lint format type bench
+.PHONY: install run test test-engine faults mutate mutate-report lint format type bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,12 @@ run: install
 
 test: install
 	$(PY) -m pytest -n 4 --dist loadfile --durations=15
+
+# the fault tests, their loops at full size (tests/fault_scale.py): about ten minutes
+FAULT_TESTS := tests/faults tests/projections/test_projector_faults.py tests/effects/test_webhook_outage.py \
+	tests/effects/test_webhook_kill.py tests/effects/test_webhook_kill_celery.py
+faults: install
+	PAIJU_FAULTS=full $(PY) -m pytest -n 4 --dist loadfile --durations=15 -s $(FAULT_TESTS)
 
 # the fast tier: rules, table, bots, the event types and chain (mutation/tests.toml), no database;
 # only the plugins it needs are loaded (schemathesis and the rest cost seconds per process)

@@ -1,7 +1,7 @@
 """The local cluster under faults (``paiju cluster --kills``, bounded): two APIs, two workers,
 two timekeepers, two projectors and a reactor as processes on a PostgreSQL and a Redis of the
-test's own, bots at a dozen tables over both APIs; every kind of part killed with SIGKILL three
-times in turn, then Redis and PostgreSQL restarted. Nothing a player was told is lost, nothing
+test's own, bots at a dozen tables over both APIs; every kind of part killed with SIGKILL once
+(three times in ``make faults``) in turn, then Redis and PostgreSQL restarted. Nothing a player was told is lost, nothing
 is recorded twice, every table verifies, no timer is missed, every notification arrives, every
 projection equals its rebuild, and every part came back. The by-hand run with 20 kills of each
 at 200 tables is in docs/faults.md."""
@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fault_scale import sized
+
 from services.cluster import faults, load, verdict
 from services.cluster.run import Cluster, Shape
 
-KILLS = 3
+KILLS = sized(1, 3)  # of each part: make test, make faults
 BOTS = load.Bots(tables=12, seconds=0, warmup=5, idle_every=3, turn=3, claim=2)
 SETTINGS = {"PAIJU_TURN_SECONDS": "3", "PAIJU_CLAIM_SECONDS": "2",
             "PAIJU_AUTOPLAY_WINDOW_SECONDS": "1", "PAIJU_VISIBILITY_TIMEOUT": "10"}  # fmt: skip

@@ -1,4 +1,4 @@
-"""``kill -9`` of a worker in the middle of commands, 50 times: no acknowledged command lost, no
+"""``kill -9`` of a worker in the middle of commands, 16 times (50 in ``make faults``): no acknowledged command lost, no
 event recorded twice.
 
 Bots play six tables through ``submit``/``await_outcome`` (a command whose outcome does not come
@@ -21,18 +21,19 @@ from pathlib import Path
 
 from fault_bots import Platform
 from fault_kit import Part, PrivateRedis, count_log
+from fault_scale import sized
 
 from events.store import open_store
 from workers.app import create_app
 from workers.settings import load_settings
 
-KILLS = 50
+KILLS = sized(16, 50)
 TABLES = 6
 COMMANDS_PER_TABLE = 2000  # more than the kills leave time for: the bots play until stopped
 VISIBILITY = 5
 
 
-def test_a_worker_killed_50_times_mid_commands_loses_no_acknowledged_command_and_doubles_nothing(
+def test_a_worker_killed_over_and_over_mid_commands_loses_no_acknowledged_command_and_doubles_nothing(
     private_redis: PrivateRedis, faults_pg_url: str, tmp_path: Path
 ) -> None:
     env = {

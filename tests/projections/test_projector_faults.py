@@ -1,6 +1,7 @@
-"""Faults of the projector, each counted (docs/faults.md): killed with SIGKILL mid-batch fifty
-times while tables play, two copies racing, a poison event. Every projection of the catalog,
-on SQLite and PostgreSQL; the projector is a child process running ``Projector.run``."""
+"""Faults of the projector, each counted (docs/faults.md): killed with SIGKILL mid-batch 20
+times (50 in ``make faults``) while tables play, two copies racing, a poison event. Every
+projection of the catalog, on SQLite and PostgreSQL; the projector is a child process running
+``Projector.run``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
+from fault_scale import sized
 from projector_child import ProjectorChild, positions, wait_caught_up
 from rebuild_kit import EVERY, VARIANTS, Series, commands_of, compare_with_rebuild, interleaved
 
@@ -21,7 +23,7 @@ from workers.projections.base import Rows, TableSpec
 from workers.projections.db import ProjectionDB, open_projection_db
 from workers.projections.runner import Projector
 
-KILLS = 50
+KILLS = sized(20, 50)  # make test, make faults
 CHECK_EVERY = 10  # after every tenth kill: restart, catch up, compare with a rebuild
 
 
@@ -71,7 +73,7 @@ def store_name(url: str) -> str:
     return "SQLite" if url.startswith("sqlite") else "PostgreSQL"
 
 
-def test_a_projector_killed_50_times_mid_batch_keeps_rows_equal_to_a_rebuild(url: str) -> None:
+def test_a_projector_killed_over_and_over_mid_batch_keeps_rows_equal_to_a_rebuild(url: str) -> None:
     store, db = open_store(url), open_projection_db(url)
     child = ProjectorChild(url, EVERY)
     play, rng = endless_play(store, "kill"), random.Random(50)
