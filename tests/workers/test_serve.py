@@ -4,8 +4,10 @@ path and the idle seat played by the timers; ``paiju timekeeper``'s refusals of 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from effects.effects_kit import Receiver
@@ -27,7 +29,7 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
         "PAIJU_CLAIM_SECONDS": "1",
     }
     done = subprocess.run(
-        [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "2", "--pace", "0",
+        [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "2", "--pace", "0.2",
          "--for", "12"],
         env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )  # fmt: skip
@@ -59,6 +61,19 @@ def test_paiju_timekeeper_refuses_a_bad_lease_and_a_queue_it_cannot_reach(
     assert "--via queue needs PAIJU_BROKER_URL" in capsys.readouterr().err  # type: ignore[attr-defined]
 
 
+SETTLING = ("demo-shanghai.1", "demo-tanggu.1")
+
+
+def settlements(store_url: str) -> set[str]:
+    """The notification keys of the hands settled so far at the demo's 上海 and 塘沽 tables."""
+    store = open_store(store_url)
+    try:
+        return {f"paiju-event-{e.position}" for table in SETTLING
+                for e in store.read_stream(table) if e.type == "hand_settled"}  # fmt: skip
+    finally:
+        store.close()
+
+
 def test_paiju_serve_embedded_tells_the_platform_of_each_settled_hand(tmp_path: Path) -> None:
     receiver = Receiver("a-secret-of-the-platform")
     receiver.start()
@@ -70,22 +85,21 @@ def test_paiju_serve_embedded_tells_the_platform_of_each_settled_hand(tmp_path: 
         "PAIJU_WEBHOOK_SECRET": receiver.secret,
     }
     try:
-        done = subprocess.run(
+        with subprocess.Popen(
             [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "3",
-             "--pace", "0", "--for", "20"],
-            env=env, capture_output=True, text=True, timeout=90, cwd=tmp_path,
-        )  # fmt: skip
+             "--pace", "0", "--for", "90"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        ) as serving:  # fmt: skip
+            deadline = time.monotonic() + 80
+            while not settlements(store_url) and time.monotonic() < deadline:
+                time.sleep(0.5)  # a hand at full pace takes seconds
+            serving.send_signal(signal.SIGTERM)  # stopped as an operator stops it
+            _, err = serving.communicate(timeout=60)
     finally:
         receiver.stop()
-    assert done.returncode == 0, done.stderr
-    store = open_store(store_url)
-    settled = {
-        f"paiju-event-{e.position}"
-        for table in ("demo-shanghai.1", "demo-tanggu.1")
-        for e in store.read_stream(table)
-        if e.type == "hand_settled"
-    }
-    assert settled, "no hand was settled in 20 s"
+    assert serving.returncode == 0, err
+    settled = settlements(store_url)
+    assert settled, "no hand was settled in 80 s"
     # every settlement the service recorded before it stopped reached the platform, once
     delivered = set(receiver.received)
     assert len(settled - delivered) <= 1 and receiver.doubled() == 0 and receiver.forged == 0
