@@ -17,7 +17,9 @@ from services.cluster.run import Cluster, Shape
 
 KILLS = sized(1, 3)  # of each part: make test, make faults
 MOVES = sized(30, 100)  # at least, played through the faults (71-83 with one kill of each)
-BOTS = load.Bots(tables=12, seconds=0, warmup=5, idle_every=3, turn=3, claim=2)
+# bots that think half a second: a fault test, not a load test (at full pace they took every
+# core the suite left them, 50-66 s of CPU, and played 83 moves or 516 by how busy the box was)
+BOTS = load.Bots(tables=12, seconds=0, warmup=5, idle_every=3, turn=3, claim=2, pace=0.5)
 SETTINGS = {"PAIJU_TURN_SECONDS": "3", "PAIJU_CLAIM_SECONDS": "2",
             "PAIJU_AUTOPLAY_WINDOW_SECONDS": "1", "PAIJU_VISIBILITY_TIMEOUT": "10"}  # fmt: skip
 
