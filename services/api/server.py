@@ -13,8 +13,13 @@ import uvicorn
 from fastapi import FastAPI
 
 
+class CannotListen(OSError):
+    """The API could not bind its address: the port is in use, or not this process's to bind."""
+
+
 class ApiServer:
     def __init__(self, api: FastAPI, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.host, self.port = host, port
         config = uvicorn.Config(
             api, host=host, port=port, log_level="warning", access_log=False,
             lifespan="on", timeout_graceful_shutdown=2,
@@ -27,7 +32,10 @@ class ApiServer:
         deadline = time.monotonic() + timeout
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the API server did not start (is the port free?)")
+                raise CannotListen(
+                    f"the API cannot listen on {self.host}:{self.port}: the port is in use or"
+                    " not ours to bind (PAIJU_API_PORT chooses another; 0: any free one)"
+                )
             time.sleep(0.01)
         return self
 

@@ -82,6 +82,9 @@ def guarded(command: str, run: Callable[[], int], *, writes: bool) -> int:
     except _store_errors() as error:
         _say(command, f"the store failed: {one_line(error)}; what it had committed is kept")
         return FAILED
+    except OSError as error:  # the machine's answer (a port in use, a file not there): no bug
+        _say(command, one_line(error))
+        return FAILED
     except RecursionError:
         _say(command, "input nested too deeply to read")
         return FAILED

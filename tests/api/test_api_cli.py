@@ -1,10 +1,11 @@
 """``paiju keys`` (create prints the key once, revoke refuses it from then on) and ``paiju api``
-(listens and prints where)."""
+(listens and prints where, or says that its port is taken)."""
 
 from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -42,3 +43,16 @@ def test_paiju_api_listens_and_prints_its_address(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert re.search(r"paiju api: listening on http://127\.0\.0\.1:\d+", done.stdout)
     assert "paiju api: stopped" in done.stdout
+
+
+def test_paiju_api_on_a_port_in_use_says_so_and_how_to_choose_another(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _paiju("api", "--port", str(port), "--for", "1",
+                      store=f"sqlite:///{tmp_path}/api.sqlite3", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    said = done.stderr.strip().splitlines()[-1]
+    assert said == (f"paiju api: the API cannot listen on 127.0.0.1:{port}: the port is in use or"
+                    " not ours to bind (PAIJU_API_PORT chooses another; 0: any free one)")  # fmt: skip

@@ -70,6 +70,7 @@ def test_paiju_serve_distributed_plays_the_demo_and_restarts_a_part_killed_with_
         **{k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")},
         "PAIJU_BROKER_URL": private_redis.url,
         "PAIJU_STORE_URL": faults_pg_url,
+        "PAIJU_API_PORT": "0",  # any free port: other tests serve beside this one
         "PAIJU_VISIBILITY_TIMEOUT": "5",
         "PAIJU_TURN_SECONDS": "1",
         "PAIJU_AUTOPLAY_WINDOW_SECONDS": "1",

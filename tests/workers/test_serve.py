@@ -24,6 +24,7 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")},
         "PAIJU_STORE_URL": store_url,
+        "PAIJU_API_PORT": "0",  # any free port: other tests serve beside this one
         "PAIJU_TURN_SECONDS": "1",
         "PAIJU_AUTOPLAY_WINDOW_SECONDS": "1",
         "PAIJU_CLAIM_SECONDS": "1",
@@ -81,6 +82,7 @@ def test_paiju_serve_embedded_tells_the_platform_of_each_settled_hand(tmp_path: 
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")},
         "PAIJU_STORE_URL": store_url,
+        "PAIJU_API_PORT": "0",  # any free port: other tests serve beside this one
         "PAIJU_WEBHOOK_URL": receiver.url,
         "PAIJU_WEBHOOK_SECRET": receiver.secret,
     }
