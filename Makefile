@@ -28,7 +28,7 @@ run: install
 # collection first fills the cache (its errors, if any, are reported by the run itself).
 test: install
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest --collect-only -qq > /dev/null || true
-	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 4 --dist loadfile --no-loadscope-reorder --durations=15
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 5 --dist loadfile --no-loadscope-reorder --durations=15
 
 # the fault tests, their loops at full size (tests/fault_scale.py): about ten minutes
 FAULT_TESTS := tests/faults tests/projections/test_projector_faults.py tests/effects/test_webhook_outage.py \

@@ -19,13 +19,14 @@ from pathlib import Path
 import pytest
 from fault_bots import Platform
 from fault_kit import Part, PrivateRedis, count_log
+from fault_scale import sized
 
 from events.store import open_store
 from workers.app import create_app
 from workers.settings import load_settings
 
 TABLES = 4
-COMMANDS_PER_TABLE = 40
+COMMANDS_PER_TABLE = sized(20, 40)  # make test, make faults
 
 
 def answers(log: str) -> dict[str, list[tuple[int | None, int | None]]]:

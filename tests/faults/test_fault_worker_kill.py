@@ -27,7 +27,7 @@ from events.store import open_store
 from workers.app import create_app
 from workers.settings import load_settings
 
-KILLS = sized(16, 50)
+KILLS = sized(16, 50)  # make test, make faults
 TABLES = 6
 COMMANDS_PER_TABLE = 2000  # more than the kills leave time for: the bots play until stopped
 VISIBILITY = 5
