@@ -18,7 +18,9 @@ from events.registry import registry
 from services.rules import RULES_VERSION
 from services.rules.table.commands import AnyCommand, Command, StartHand
 
-_COMMANDS: TypeAdapter[Any] = TypeAdapter(AnyCommand)
+COMMANDS: TypeAdapter[Any] = TypeAdapter(AnyCommand)
+"""Every command parsed by its ``command`` name: the house's one adapter (``parse_command`` for
+the command path and the API, ``command_from_record`` for what the store kept)."""
 
 
 def to_new_event(event: DomainEvent, actor: Actor, rules_version: str = RULES_VERSION) -> NewEvent:
@@ -47,7 +49,7 @@ def command_from_record(data: dict[str, Any], seed: str | None = None) -> Comman
     data = {k: v for k, v in data.items() if k != "seed_sealed"}
     if data.get("command") == "start_hand" and seed is not None:
         data["seed"] = seed
-    command: Command = _COMMANDS.validate_python(data)
+    command: Command = COMMANDS.validate_python(data)
     return command
 
 

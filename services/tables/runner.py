@@ -18,18 +18,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from events.envelope import Actor, InvalidIdError, check_id
 from events.outcomes import CommandOutcome, OutcomeStore, bounded_reason
 from events.store.base import CommandConflictError, EventStore
-from services.rules.table.commands import AnyCommand, Command, OpenTable
-from services.tables.codec import actor_of
+from services.rules.table.commands import Command, OpenTable
+from services.tables.codec import COMMANDS, actor_of
 from services.tables.service import Accepted, Rejected, TableService
 
 __all__ = ["CommandOutcome", "outcome_store", "parse_command", "record_refusal", "run_command"]
 
-_COMMANDS: TypeAdapter[Any] = TypeAdapter(AnyCommand)
 _SHOWN_ERRORS = 3
 
 
@@ -49,7 +48,7 @@ def parse_command(data: object) -> Command | str:
     if "command" not in data:
         return "the command names no 'command' (what to do, e.g. 'discard_tile')"
     try:
-        command: Command = _COMMANDS.validate_python(dict(data))
+        command: Command = COMMANDS.validate_python(dict(data))
     except ValidationError as error:
         problems = [_problem(e["loc"], e["msg"], data["command"]) for e in error.errors()]
         more = len(problems) - _SHOWN_ERRORS
