@@ -21,65 +21,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
-import time
-from collections import Counter
 from contextlib import closing
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from events import hand as ev
-from events.base import DomainEvent
-from services.bots.away import away_paths
-from services.bots.runner import (
-    LINEUPS,
-    HandRecord,
-    InvariantBroken,
-    hand_seed,
-    lineup,
-    open_table,
-    play_hand,
-)
+from services.bots.runner import LINEUPS, HandRecord, lineup, open_table, play_hand
 from services.cli.arguments import SEED_HELP, seed, variant_help
 from services.cli.failures import CHECK_FAILED, CliError, Interrupted, command
 from services.cli.progress import Progress
+from services.cli.simulate_runs import ENDINGS, VariantRun, play_hands
+from services.cli.simulate_store import run_variant_on_store
 from services.cli.stores import StoreChoice, open_for_writing
 from services.rules.variants import VARIANTS
 
-ENDINGS = ("自摸", "点炮", "抢杠", "一炮多响", "荒庄")
 AWAY_RATE = 0.03
-KONGS = {
-    "concealed_kong": "暗杠",
-    "added_kong": "补杠",
-    "wind_kong": "风头杠",
-    "dragon_kong": "风头杠",
-}
-READY = {"plain": "听", "open": "听 明楼", "hidden": "听 暗楼", "dubao": "听 独抱"}
-
-
-def moments(events: list[DomainEvent]) -> Counter[str]:
-    """The moments of play worth counting: 听 and its modes, 吃听, kongs, 换宝, 补花, 上大台, ..."""
-    seen: Counter[str] = Counter()
-    for e in events:
-        if isinstance(e, ev.TileDiscarded) and e.ready is not None:
-            seen[READY[e.ready]] += 1
-        elif isinstance(e, ev.TileClaimed):
-            seen["明杠" if e.kind == "kong" else "吃听" if e.ready else e.kind] += 1
-        elif isinstance(e, ev.KongDeclared):
-            seen[KONGS[e.kind]] += 1
-        elif isinstance(e, ev.BaoChanged):
-            seen["换宝"] += 1
-        elif isinstance(e, ev.FlowerReplaced):
-            seen["补花"] += 1
-        elif isinstance(e, ev.WildcardSetAside):
-            seen["上大台"] += 1
-        elif isinstance(e, ev.HandWon):
-            for win in e.wins:
-                seen["win on a replacement (杠开)"] += win.after_kong
-                seen["win on a drawn 宝/混 (wild)"] += win.wild
-    return +seen
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -121,71 +77,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass
-class VariantRun:
-    """What one variant's hands came to."""
-
-    variant: str
-    hands: int = 0
-    events: int = 0
-    commands: int = 0
-    seconds: float = 0.0
-    endings: Counter[str] = field(default_factory=Counter)
-    patterns: Counter[str] = field(default_factory=Counter)
-    seen: Counter[str] = field(default_factory=Counter)
-    away: Counter[str] = field(default_factory=Counter)  # seats coming and going: paths taken
-    wins: int = 0
-    kong_wins: int = 0
-    table_id: str | None = None  # the table the hands were stored in (--store)
-    failure: dict[str, Any] | None = None
-
-    @property
-    def hands_per_second(self) -> float:
-        return self.hands / self.seconds if self.seconds > 0 else 0.0
-
-    def count(self, record: HandRecord) -> None:
-        events = record.events
-        self.commands += len(record.commands)
-        won = next((e for e in events if isinstance(e, ev.HandWon)), None)
-        self.hands += 1
-        self.events += len(events)
-        self.seen.update(moments(events))
-        self.away.update(away_paths(events))
-        if won is None:
-            self.endings["荒庄"] += 1
-            return
-        wins = won.wins
-        if len(wins) > 1:
-            self.endings["一炮多响"] += 1
-        elif wins[0].robbed_kong:
-            self.endings["抢杠"] += 1
-        else:
-            self.endings["自摸" if wins[0].self_drawn else "点炮"] += 1
-        for win in wins:
-            self.wins += 1
-            self.kong_wins += win.after_kong
-            self.patterns.update(win.patterns)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant,
-            "hands": self.hands,
-            "events": self.events,
-            "commands": self.commands,
-            "seconds": round(self.seconds, 3),
-            "hands_per_second": round(self.hands_per_second, 2),
-            "endings": {k: self.endings[k] for k in ENDINGS},
-            "wins": self.wins,
-            "wins_after_kong": self.kong_wins,
-            "patterns": dict(sorted(self.patterns.items())),
-            "seen": dict(sorted(self.seen.items())),
-            "away": dict(sorted(self.away.items())),
-            "table": self.table_id,
-            "ok": self.failure is None,
-            "failure": self.failure,
-        }
-
-
 def run_variant(
     variant: str,
     games: int,
@@ -195,41 +86,17 @@ def run_variant(
     away: float = 0.0,
     progress: Progress | None = None,
 ) -> VariantRun:
-    """Play ``games`` hands of ``variant`` at one table; stop at the first broken invariant."""
-    progress = progress or Progress(games)
-    progress.start(variant)
-    result = VariantRun(variant)
+    """Play ``games`` hands of ``variant`` at one table in memory; stop at the first broken
+    invariant."""
     table, _ = open_table(variant)
     bots = lineup(bot)
-    started = time.perf_counter()
-    for index in range(games):
-        this_seed = hand_seed(seed, variant, index)
-        try:
-            table, record = play_hand(table, this_seed, bots, check, away)
-        except InvariantBroken as error:
-            result.failure = failure_of(error, variant, seed, bot, index, away)
-            break
-        result.count(record)
-        progress.hand_done()
-    result.seconds = time.perf_counter() - started
-    return result
 
+    def play(hand: str) -> HandRecord:
+        nonlocal table
+        table, record = play_hand(table, hand, bots, check, away)
+        return record
 
-def failure_of(
-    error: InvariantBroken, variant: str, seed: str, bot: str, index: int, away: float
-) -> dict[str, Any]:
-    """What reproduces a broken invariant: the run, the hand, its dealer and commands."""
-    return {
-        "what": error.what,
-        "variant": variant,
-        "seed": seed,
-        "hand_index": index,
-        "hand_seed": hand_seed(seed, variant, index),
-        "bot": bot,
-        "reproduce": f"paiju simulate --variant {variant} --games {index + 1} --seed {shlex.quote(seed)} --bot {bot} --away {away} --check",
-        "dealer": next((e.dealer for e in error.events if isinstance(e, ev.HandStarted)), None),
-        "commands": [c.model_dump(mode="json") for c in error.commands],
-    }
+    return play_hands(VariantRun(variant), games, seed, bot, away, progress, play)
 
 
 def _print_text(runs: list[VariantRun], out: TextIO) -> None:
@@ -336,8 +203,6 @@ def _run(
         return [
             run_variant(v, games, seed_, args.bot, args.check, away, progress) for v in variants
         ]
-    from services.cli.simulate_store import run_variant_on_store
-
     with closing(open_for_writing(store_choice)) as store:
         try:
             return [

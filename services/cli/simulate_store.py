@@ -10,15 +10,14 @@ reported beside the usual endings.
 from __future__ import annotations
 
 import random
-import time
 import uuid
 from itertools import count
 
 from events.store.base import EventStore
 from services.bots.away import AwaySeats
-from services.bots.runner import HandRecord, InvariantBroken, hand_seed, lineup
+from services.bots.runner import HandRecord, InvariantBroken, lineup
 from services.cli.progress import Progress
-from services.cli.simulate_cmd import VariantRun, failure_of
+from services.cli.simulate_runs import VariantRun, play_hands
 from services.rules.table import TableState
 from services.rules.table.commands import Command, StartHand
 from services.rules.table.conservation import conservation_errors
@@ -38,47 +37,46 @@ def run_variant_on_store(
     away: float = 0.0,
     progress: Progress | None = None,
 ) -> VariantRun:
+    """Play ``games`` hands of ``variant`` at one table of ``store``, each command through the
+    table service; each hand loaded back and compared, the table verified at the end."""
     progress = progress or Progress(games)
-    progress.start(variant)
-    result = VariantRun(variant)
     service = TableService(store, chosen_deals=True)  # hands are dealt from the run's seeds
     table_id = f"sim-{variant}-{uuid.uuid4().hex[:8]}"
     bots = lineup(bot)
     rng = random.Random(f"{seed}|{variant}")
-    started = time.perf_counter()
-    index = 0
-    try:
-        numbers = count()
-        _accept(service, table_id, None, _open_command(table_id, variant), next(numbers))
-        result.table_id = table_id
-        progress.table_opened(table_id)
-        for index in range(games):
-            record = HandRecord(seed=hand_seed(seed, variant, index))
-            deal = StartHand(seed=record.seed)
-            state = _accept(service, table_id, record, deal, next(numbers))
-            seats_away = AwaySeats(random.Random(f"{record.seed}/away"), away)
-            while not state.hand_over:
-                command = seats_away.next_command(state)
-                if command is None:
-                    seat = seats_to_act(state)[0]
-                    command = bots[seat](state, seat, rng)
-                state = _accept(service, table_id, record, command, next(numbers))
-            if service.load(table_id) != state:
-                raise InvariantBroken(
-                    "the table loaded from the store differs from the live state",
-                    record.commands,
-                    record.events,
-                )
-            result.count(record)
-            progress.hand_done(table_id)
+    numbers = count()
+    result = VariantRun(variant)
+
+    def play(hand: str) -> HandRecord:
+        if result.table_id is None:  # opened with the first hand: a refusal is a failure too
+            _accept(service, table_id, None, _open_command(table_id, variant), next(numbers))
+            result.table_id = table_id
+            progress.table_opened(table_id)
+        record = HandRecord(seed=hand)
+        state = _accept(service, table_id, record, StartHand(seed=hand), next(numbers))
+        seats_away = AwaySeats(random.Random(f"{hand}/away"), away)
+        while not state.hand_over:
+            command = seats_away.next_command(state)
+            if command is None:
+                seat = seats_to_act(state)[0]
+                command = bots[seat](state, seat, rng)
+            state = _accept(service, table_id, record, command, next(numbers))
+        if service.load(table_id) != state:
+            raise InvariantBroken(
+                "the table loaded from the store differs from the live state",
+                record.commands,
+                record.events,
+            )
+        return record
+
+    def verified() -> None:
         report = verify_table(store.read_stream(table_id))
         if not report.ok:
             raise InvariantBroken("; ".join(report.lines()), [], [])
-    except InvariantBroken as error:
-        result.failure = failure_of(error, variant, seed, bot, index, away)
+
+    play_hands(result, games, seed, bot, away, progress, play, verified)
+    if result.failure is not None:
         result.failure.update(table=table_id, store=store_name)
-    finally:
-        result.seconds = time.perf_counter() - started
     return result
 
 
