@@ -16,11 +16,11 @@ from celery import Celery
 from events.store import open_store
 from events.store.base import EventStore
 from services.api.keys import KeyStore
-from services.api.table_folds import TableFolds
 from services.api.tokens import TokenSigner
 from services.api.waits import Waits
 from services.api.wakeups import Wakeups
 from services.rules.table import TableState
+from services.tables.folds import TableFolds
 from services.tables.service import TableService
 from workers.projections.db import ProjectionDB, open_projection_db
 from workers.settings import Settings
@@ -42,10 +42,12 @@ class ApiContext:
     _read_models: ProjectionDB | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # A reader's own TableService: its seat streams (stream_for keeps no state), never writes.
-        self.service = TableService(self.store, snapshot_key=self.settings.snapshot_key_bytes())
         # The tables views fold: a lock per table, so reads of different tables run in parallel.
         self.folds = TableFolds(self.store, snapshot_key=self.settings.snapshot_key_bytes())
+        # A reader's own TableService: its seat streams (stream_for keeps no state), never
+        # writes; the process's one cache of folds is the views'.
+        self.service = TableService(self.store, snapshot_key=self.settings.snapshot_key_bytes(),
+                                    kept=self.folds.kept)  # fmt: skip
         self.wakeups = Wakeups(self.store)
         self.waits = Waits(self.settings.api_max_waits)
 

@@ -16,7 +16,6 @@ that has the version must answer it).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +31,7 @@ from services.rules.variants.versions import current, rules
 from services.tables import loader
 from services.tables.bounds import refusal
 from services.tables.codec import actor_of, command_record, to_new_event
+from services.tables.folds import KeptFolds
 from services.tables.stream import SeatStream, StreamPage, read_page
 from services.tables.timers import table_timers
 
@@ -72,6 +72,7 @@ class TableService:
         snapshot_key: bytes | None = None,
         chosen_deals: bool = False,
         rules_version: str | None = None,
+        kept: KeptFolds | None = None,
     ) -> None:
         """``snapshot_key`` (held outside the store, e.g. ``loader.snapshot_key_from_env()``)
         seals the snapshots this service writes and checks the ones it reads; without one, no
@@ -94,7 +95,8 @@ class TableService:
         if rules_version is not None:
             rules(rules_version)  # RulesVersionUnavailable now, not at the first table
         self.rules_version = rules_version
-        self._known: OrderedDict[str, loader.LoadedTable] = OrderedDict()  # recently folded tables
+        # the tables this process folded last (``kept``: shared with the process's other readers)
+        self._known = kept if kept is not None else KeptFolds(cached_tables)
 
     # -- commands -----------------------------------------------------------------------------
     def open_table(
@@ -256,7 +258,6 @@ class TableService:
         """The table to decide on, and whether it is this process's last fold, unread."""
         known = self._known.get(table_id) if trusted else None
         if known is not None and known.version > 0:
-            self._known.move_to_end(table_id)
             return known, True
         return self._load(table_id), False
 
@@ -273,13 +274,10 @@ class TableService:
         return loaded
 
     def _remember(self, table_id: str, loaded: loader.LoadedTable) -> None:
-        self._known[table_id] = loaded
-        self._known.move_to_end(table_id)
-        while len(self._known) > self.cached_tables:
-            self._known.popitem(last=False)
+        self._known.keep(table_id, loaded)
 
     def _forget(self, table_id: str) -> None:
-        self._known.pop(table_id, None)
+        self._known.drop(table_id)
 
     def load(self, table_id: str) -> TableState:
         return self._load(table_id).state

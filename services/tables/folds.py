@@ -1,4 +1,5 @@
-"""The tables an API process folded last, shared by its request threads without one lock.
+"""The tables a process folded last: one bounded cache of folds (``KeptFolds``), which the table
+service decides on and the API's reads (``TableFolds``) share.
 
 Every view, legal and rulings request folds its table: from the fold this process kept of it
 plus the events since (``loader.load``: a kept fold is used only where its version and hash
@@ -10,8 +11,8 @@ wait on every other's. Here:
   would read and fold the same tail twice; the second now starts from the first's fold;
 - different tables fold in parallel: a table's lock lives only while someone reads it (a
   count of holders), so the locks do not grow with every table id ever read;
-- the kept folds (a bounded LRU, as ``TableService`` keeps) are touched only under a short
-  lock, for a get and a put, never across a read of the store.
+- the kept folds (``KeptFolds``, a bounded LRU) are touched only under a short lock, for a get
+  and a put, never across a read of the store.
 
 A fold (``LoadedTable``, its ``TableState``) is immutable: handing one to several threads is
 safe.
@@ -29,30 +30,55 @@ from services.rules.table import TableState
 from services.tables import loader
 
 
-class TableFolds:
-    def __init__(self, store: EventStore, snapshot_key: bytes | None = None,
-                 cached_tables: int = 256) -> None:  # fmt: skip
-        self.store, self.snapshot_key, self.cached_tables = store, snapshot_key, cached_tables
+class KeptFolds:
+    """The last ``limit`` tables folded, least recently used dropped first; safe across
+    threads (each get, put and drop under a short lock)."""
+
+    def __init__(self, limit: int = 256) -> None:
+        self.limit = limit
         self._kept: OrderedDict[str, loader.LoadedTable] = OrderedDict()
-        self._kept_lock = threading.Lock()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: str) -> loader.LoadedTable | None:
+        with self._lock:
+            kept = self._kept.get(table_id)
+            if kept is not None:
+                self._kept.move_to_end(table_id)
+            return kept
+
+    def keep(self, table_id: str, loaded: loader.LoadedTable) -> None:
+        with self._lock:
+            self._kept[table_id] = loaded
+            self._kept.move_to_end(table_id)
+            while len(self._kept) > self.limit:
+                self._kept.popitem(last=False)
+
+    def drop(self, table_id: str) -> None:
+        with self._lock:
+            self._kept.pop(table_id, None)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._kept)
+
+
+class TableFolds:
+    """Tables read for views: each folded by one thread at a time, from the kept fold."""
+
+    def __init__(self, store: EventStore, snapshot_key: bytes | None = None,
+                 cached_tables: int = 256, kept: KeptFolds | None = None) -> None:  # fmt: skip
+        self.store, self.snapshot_key = store, snapshot_key
+        self.kept = kept if kept is not None else KeptFolds(cached_tables)
         self._locks: dict[str, tuple[threading.Lock, int]] = {}  # table id -> lock, holders
         self._locks_lock = threading.Lock()
 
     def load(self, table_id: str) -> TableState:
         """The table now (as of the store when this read began)."""
         with self._table_lock(table_id):
-            with self._kept_lock:
-                known = self._kept.get(table_id)
+            known = self.kept.get(table_id)
             loaded = loader.load(self.store, table_id, known=known, snapshot_key=self.snapshot_key)
-            self._keep(table_id, loaded)
+            self.kept.keep(table_id, loaded)
             return loaded.state
-
-    def _keep(self, table_id: str, loaded: loader.LoadedTable) -> None:
-        with self._kept_lock:
-            self._kept[table_id] = loaded
-            self._kept.move_to_end(table_id)
-            while len(self._kept) > self.cached_tables:
-                self._kept.popitem(last=False)
 
     @contextmanager
     def _table_lock(self, table_id: str) -> Iterator[None]:

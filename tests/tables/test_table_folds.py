@@ -1,5 +1,6 @@
-"""The API's table reads (``TableFolds``): tables fold in parallel, each by one thread at a
-time, and every fold is the table as stored, however many threads read it at once."""
+"""The tables a process keeps folded (``services.tables.folds``): the API's reads fold tables in
+parallel, each by one thread at a time, every fold the table as stored however many threads read
+it at once; the table service and the readers keep one bounded set of folds between them."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from tables.games import Bots, opened
 
 from events.store import open_store
 from events.store.base import EventStore
-from services.api.table_folds import TableFolds
 from services.rules.table import TableState
 from services.tables import TableService, loader
+from services.tables.folds import KeptFolds, TableFolds
 
 WAIT = 30  # seconds: the bound of every wait here (none is expected to run out)
 
@@ -95,3 +96,17 @@ def test_views_stay_the_tables_as_stored_while_threads_read_them_as_they_are_pla
         assert folds.load(t) == states[t] == fresh(store, t)
     assert folds.held() == 0
     store.close()
+
+
+def test_the_service_and_the_readers_keep_one_bounded_set_of_folds(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/kept.sqlite3")
+    kept = KeptFolds(limit=2)
+    service = TableService(store, kept=kept)
+    folds = TableFolds(store, kept=kept)
+    states = {t: opened(service, t) for t in ("t1", "t2")}
+    assert {t: kept.get(t).state for t in states} == states  # type: ignore[union-attr]
+    opened(TableService(store), "t3")  # another process's table: read here, then kept
+    folds.load("t3")
+    assert len(kept) == 2 and kept.get("t1") is None  # the least recently used went first
+    assert kept.get("t3") == loader.load(store, "t3")  # kept as the store has it
+    assert kept.get("t2").state == states["t2"]  # type: ignore[union-attr]
