@@ -48,7 +48,8 @@ from events.store.base import EventStore
 from events.store.timers import DueTimer, Timer
 from services.rules.table.commands import OpenTable, StartHand
 from services.tables import Accepted, TableService
-from services.tables.timers import fire_timer, timeout_command_id
+from services.tables.runner import fire_timer
+from services.tables.timers import timeout_command_id
 from workers.timekeeper import Timekeeper
 
 PG_DB = "postgresql://postgres@127.0.0.1:5432/paiju_test"

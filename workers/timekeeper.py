@@ -33,8 +33,8 @@ from events.envelope import Actor
 from events.store.base import EventStore
 from events.store.timers import DueTimer, TimerStore
 from services.rules.variants.versions import RulesVersionUnavailable
-from services.tables.runner import outcome_store
-from services.tables.timers import fire_timer, timeout_command_id
+from services.tables.runner import fire_timer, outcome_store
+from services.tables.timers import timeout_command_id
 from workers.metrics import timer_fired, timer_handed_back
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """One command from a message to its recorded outcome: parse, ``TableService.handle``, record.
 
 Whoever runs commands (a Celery worker, the timekeeper, a test) calls ``run_command`` with the
-command as JSON data and a command id, and gets a ``CommandOutcome`` back, recorded in the
+command as JSON data and a command id (a due timer: ``fire_timer``, the same path), and gets a ``CommandOutcome`` back, recorded in the
 store under that id. Input that is not a command is refused with what was wrong, never raised:
 a message that cannot be parsed must still end in an outcome its sender can read. An id that
 already has an outcome is answered with it, before anything is decided again: a command that
@@ -23,11 +23,16 @@ from pydantic import ValidationError
 from events.envelope import Actor, InvalidIdError, check_id
 from events.outcomes import CommandOutcome, OutcomeStore, bounded_reason
 from events.store.base import CommandConflictError, EventStore
+from events.store.timers import DueTimer
 from services.rules.table.commands import Command, OpenTable
 from services.tables.codec import COMMANDS, actor_of
 from services.tables.service import Accepted, Rejected, TableService
+from services.tables.timers import timeout_command_id
 
-__all__ = ["CommandOutcome", "outcome_store", "parse_command", "record_refusal", "run_command"]
+__all__ = [
+    "CommandOutcome", "fire_timer", "outcome_store", "parse_command", "record_refusal",
+    "run_command",
+]  # fmt: skip
 
 _SHOWN_ERRORS = 3
 
@@ -94,6 +99,23 @@ def run_command(
         default_timing,
     )
     return outcomes.record_outcome(outcome)
+
+
+def fire_timer(service: TableService, timer: DueTimer) -> CommandOutcome:
+    """Give the table the timeout a due timer carries, as the timer (``Actor.timer``), through
+    the command path: the outcome is recorded under the timer's command id.
+
+    The row is dropped after: an accepted timeout ended its wait (its append removed the row
+    already), and a refused one, or a second firing, would leave it for good otherwise."""
+    outcome = run_command(
+        service,
+        timer.stream_id,
+        timer.command,
+        actor=Actor.timer(),
+        command_id=timeout_command_id(timer.stream_id, timer.key),
+    )
+    service.store.drop_timer(timer.stream_id, timer.key)  # type: ignore[attr-defined]
+    return outcome
 
 
 def record_refusal(

@@ -4,25 +4,18 @@ Every append the service makes carries the table's waits after it (``deadlines``
 store keeps one timer row per wait in the same transaction: a wait that goes on (same kind,
 seat and starting version) keeps its due time, a new one starts its clock, an ended one is
 removed. A due timer fires ``TimeOut`` with the version its wait began at and a command id
-made from the table and the timer's key, so a timer fired twice (two timekeepers, a lease
-that ran out) is recorded once, and one that fires after the seat acted is refused by the
-rules and changes nothing.
+made from the table and the timer's key (``runner.fire_timer``), so a timer fired twice (two
+timekeepers, a lease that ran out) is recorded once, and one that fires after the seat acted
+is refused by the rules and changes nothing.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from events.envelope import Actor
-from events.store.timers import DueTimer, Timer
+from events.store.timers import Timer
 from services.rules.table import TableState
 from services.rules.table.deadlines import Deadline, deadlines
 from services.tables.codec import command_record
 from services.tables.command_ids import service_command_id
-
-if TYPE_CHECKING:
-    from events.outcomes import CommandOutcome
-    from services.tables.service import TableService
 
 
 def timer_key(deadline: Deadline) -> str:
@@ -43,22 +36,3 @@ def timeout_command_id(table_id: str, key: str) -> str:
     """The one command id a timer fires under, however often it fires: the service's own
     (``p:timeout:...``), which no client's Idempotency-Key can name."""
     return service_command_id("timeout", table_id, key)
-
-
-def fire_timer(service: TableService, timer: DueTimer) -> CommandOutcome:
-    """Give the table the timeout a due timer carries, as the timer (``Actor.timer``), through
-    the command path (``run_command``: the outcome is recorded under the timer's command id).
-
-    The row is dropped after: an accepted timeout ended its wait (its append removed the row
-    already), and a refused one, or a second firing, would leave it for good otherwise."""
-    from services.tables.runner import run_command  # (the runner imports the service)
-
-    outcome = run_command(
-        service,
-        timer.stream_id,
-        timer.command,
-        actor=Actor.timer(),
-        command_id=timeout_command_id(timer.stream_id, timer.key),
-    )
-    service.store.drop_timer(timer.stream_id, timer.key)  # type: ignore[attr-defined]
-    return outcome

@@ -20,8 +20,7 @@ from services.rules.table.commands import OpenTable, StartHand
 from services.rules.variants import VARIANTS
 from services.rules.variants import versions as rv
 from services.tables import TableService
-from services.tables.runner import outcome_store, run_command
-from services.tables.timers import fire_timer
+from services.tables.runner import fire_timer, outcome_store, run_command
 from services.tables.verify import verify_table
 from workers.timekeeper import Timekeeper
 

@@ -29,7 +29,7 @@ from services.rules.table.commands import (
     StartHand,
 )
 from services.tables import TableService
-from services.tables.timers import fire_timer
+from services.tables.runner import fire_timer
 from workers.timekeeper import Timekeeper
 
 QUICK = {"turn": 1, "claim": 1, "autoplay_window": 1, "reconnect_grace": 1}
