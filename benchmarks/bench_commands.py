@@ -53,11 +53,11 @@ from services.bots.random_bot import random_command
 from services.rules.table import decide_and_evolve
 from services.rules.table.commands import Command, OpenTable, StartHand
 from services.rules.table.legal import seats_to_act
+from services.settings import load_settings
 from services.tables import Accepted, TableService
 from services.tables.runner import outcome_store
 from workers.app import create_app
 from workers.client import submit
-from workers.settings import load_settings
 
 PLAYERS = ("ann", "bo", "cy", "di")
 ROOT = Path(__file__).resolve().parent.parent

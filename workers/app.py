@@ -18,8 +18,8 @@ from celery import Celery, signals
 from kombu import Queue
 
 import workers.logging  # noqa: F401  (connects the logging signals for every app)
+from services.settings import Settings, load_settings
 from workers.queues import ROUTES, QueueNames, rules_queues
-from workers.settings import Settings, load_settings
 
 TASK_MODULES = ("workers.tasks.commands", "workers.tasks.effects")
 """Modules whose ``shared_task``s every app runs; a new task module is added here."""

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from events.store import parse_store_url
-from workers.settings import Settings
+from services.settings import Settings
 
 PARTS = ("worker", "timekeeper", "projector", "reactor")
 KEPT_SECONDS = 900  # a heartbeat no one writes any more is forgotten after this

@@ -23,9 +23,9 @@ import structlog
 from celery import Celery, signals
 from prometheus_client.registry import Collector
 
+from services.settings import Settings
 from workers import metrics_serve
 from workers.health import Heartbeat, StoreLook, board_for, instance_name
-from workers.settings import Settings
 
 log = structlog.get_logger("paiju.health")
 Look = Callable[[], tuple[list[str], dict[str, Any]]]

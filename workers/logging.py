@@ -94,7 +94,7 @@ def get_logger(name: str = "paiju.worker") -> Any:
 # -- Celery's signals (process-wide: they serve every app in the process) -------------------
 @signals.setup_logging.connect(weak=False, dispatch_uid="paiju.setup_logging")
 def _setup_logging(loglevel: Any = None, **_: Any) -> None:
-    from workers.settings import load_settings
+    from services.settings import load_settings
 
     settings = load_settings()
     configure_logging(loglevel or settings.log_level, settings.log_format)

@@ -26,8 +26,8 @@ from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from services.settings import Settings
 from workers.queues import QueueNames
-from workers.settings import Settings
 
 log = structlog.get_logger("paiju.metrics")
 

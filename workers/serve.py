@@ -35,6 +35,7 @@ import structlog
 
 from events.store import open_store
 from services.demo.http_demo import HttpDemo, Plan
+from services.settings import Settings
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
 from workers.health_parts import embedded_worker_beat, watched
@@ -42,7 +43,6 @@ from workers.projections.runner import Projector
 from workers.reactor.runner import Reactor
 from workers.reactor.wiring import reactor_for
 from workers.resender import resender_for
-from workers.settings import Settings
 from workers.task import build_service
 from workers.timekeeper import Timekeeper, fire_inline
 

@@ -15,8 +15,8 @@ from typing import Any
 from celery import Task, signals
 
 from events.store import open_store
+from services.settings import Settings, load_settings
 from services.tables import TableService
-from workers.settings import Settings, load_settings
 
 _OPENED: list[PaijuTask] = []  # the tasks of this process holding a service
 _OPENED_LOCK = threading.Lock()

@@ -20,10 +20,10 @@ from services.api.tokens import TokenSigner
 from services.api.waits import Waits
 from services.api.wakeups import Wakeups
 from services.rules.table import TableState
+from services.settings import Settings
 from services.tables.folds import TableFolds
 from services.tables.service import TableService
 from workers.projections.db import ProjectionDB, open_projection_db
-from workers.settings import Settings
 
 
 @dataclass

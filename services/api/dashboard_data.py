@@ -30,6 +30,7 @@ from services.api.dashboard_health import (
     webhook_figure,
 )
 from services.rules.variants import VARIANTS
+from services.settings import Settings
 from workers import health, metrics_serve
 from workers.projections import operations, queries_boards, queries_tables
 from workers.projections.db import ProjectionDB
@@ -40,7 +41,6 @@ from workers.projections.queries import ReadModelBehind, View, paged, query
 from workers.projections.queries_boards import Level, PenaltyRecord
 from workers.projections.queries_tables import LiveTable, Room
 from workers.projections.sql import table_name
-from workers.settings import Settings
 
 TABLES_SHOWN, BOARDS_SHOWN, BOARD_LINES, TITLES_SHOWN, PENALTIES_SHOWN = 50, 6, 5, 3, 10
 

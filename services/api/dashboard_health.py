@@ -29,11 +29,11 @@ from pydantic import BaseModel
 from events.store import parse_store_url
 from events.store.base import EventStore
 from events.store.pool_checks import still_serving
+from services.settings import Settings
 from workers import health, metrics_serve
 from workers.projections import catalog, operations
 from workers.projections.db import ProjectionDB
 from workers.queues import QueueNames
-from workers.settings import Settings
 
 State = Literal["ok", "warn", "red", "unknown"]
 QUEUE_WARN, QUEUE_RED = 100, 1000  # commands waiting for a worker

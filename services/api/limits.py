@@ -33,7 +33,7 @@ from services.api.context import ApiContext
 from services.api.keys import PREFIX
 from services.api.problems import Problem
 from services.api.tokens import TokenProblem
-from workers.settings import Settings
+from services.settings import Settings
 
 log = structlog.get_logger("paiju.api.limits")
 LimitName = Literal["key", "commands", "reads", "stream_connects", "anonymous"]

@@ -13,8 +13,8 @@ from celery import Celery
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
+from services.settings import Settings
 from workers.embedded import EmbeddedWorker
-from workers.settings import Settings
 
 
 class RunningApi:

@@ -28,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command("api", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from services.settings import SettingsError, load_settings
     from workers.logging import configure_logging
-    from workers.settings import SettingsError, load_settings
 
     out = out or sys.stdout
     overrides = {k: v for k, v in (("api_host", args.host), ("api_port", args.port)) if v is not None}

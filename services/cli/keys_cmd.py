@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @command("keys", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from services.api.keys import KeyProblem, KeyStore
-    from workers.settings import SettingsError, load_settings
+    from services.settings import SettingsError, load_settings
 
     out = out or sys.stdout
     try:

@@ -12,13 +12,13 @@ from urllib.parse import urlsplit, urlunsplit
 from services.cli.failures import CliError
 
 if TYPE_CHECKING:
-    from workers.settings import Settings
+    from services.settings import Settings
 
 
 def settings_or_fail(store: str | None = None, **overrides: Any) -> Settings:
     """The ``PAIJU_*`` settings (``--store`` wins over ``PAIJU_STORE_URL``), or one line naming
     the variable that cannot be used."""
-    from workers.settings import SettingsError, load_settings
+    from services.settings import SettingsError, load_settings
 
     if store is not None:
         overrides["store_url"] = store

@@ -23,7 +23,7 @@ from services.cli.failures import CliError, command
 from services.cli.parts import settings_or_fail, shown
 
 if TYPE_CHECKING:
-    from workers.settings import Settings
+    from services.settings import Settings
 
 
 def _count(text: str) -> int:

@@ -13,8 +13,8 @@ from api_kit import Api
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
+from services.settings import load_settings
 from workers.embedded import EmbeddedWorker
-from workers.settings import load_settings
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from api_kit import Api, new_id, open_dealt_table, platform_headers
 from services.api.app import create_api
 from services.api.limits import COUNTS, Caller, RateLimits
 from services.api.problems import Problem
-from workers.settings import SettingsError, load_settings
+from services.settings import SettingsError, load_settings
 
 pytestmark = pytest.mark.anyio
 

@@ -20,7 +20,7 @@ from psycopg import sql
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
-from workers.settings import load_settings
+from services.settings import load_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "workers"))
 from worker_kit import REDIS_URL, forget_keys, paiju, stop  # noqa: E402

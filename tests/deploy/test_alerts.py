@@ -14,8 +14,8 @@ from prometheus_client.registry import Collector
 
 from services.api.context import ApiContext
 from services.api.routes_ops import registry_of
+from services.settings import load_settings
 from workers import metrics
-from workers.settings import load_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "faults"))
 from fault_kit import PrivateRedis  # noqa: E402

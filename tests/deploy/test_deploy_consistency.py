@@ -30,19 +30,19 @@ from deploy_kit import (
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.cli.main import build_parser
+from services.settings import PREFIX, Settings, load_settings
 from workers import metrics_serve
 from workers.app import create_app
 from workers.client import submit
 from workers.health import PARTS
 from workers.queues import QueueNames
 from workers.serve import parts
-from workers.settings import PREFIX, Settings, load_settings
 
 REDIS = "redis://127.0.0.1:6379/0"
 
 
 def setting_variables() -> set[str]:
-    """Every variable ``workers.settings`` reads: ``PAIJU_<FIELD>`` and the aliases."""
+    """Every variable ``services.settings`` reads: ``PAIJU_<FIELD>`` and the aliases."""
     names = set()
     for field, info in Settings.model_fields.items():
         names.add(PREFIX + field.upper())

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from deploy_kit import K8S, k8s_documents, k8s_env, kinds, named, paiju_containers, pod_specs
 
-from workers.settings import SettingsError, load_settings
+from services.settings import SettingsError, load_settings
 
 KUBERNETES = "1.33.0"  # the oldest release still supported upstream when this was written
 KEDA_SCHEMA = Path(__file__).parent / "keda" / "scaledobject-v1alpha1.schema.json"

@@ -25,7 +25,7 @@ import redis
 from deploy_kit import OPERATOR_SECRET, k8s_env, paiju_containers, pod_specs
 from pg_reset import fresh_schema
 
-from workers.settings import PREFIX
+from services.settings import PREFIX
 
 REDIS = "redis://127.0.0.1:6379/0"
 PG = "postgresql://postgres@127.0.0.1:5432/paiju_test"

@@ -9,13 +9,13 @@ import threading
 from effects_kit import SECRET, Receiver, notified_keys, play_table
 
 from events.store import open_store
+from services.settings import load_settings
 from services.tables import TableService
 from workers.app import create_app
 from workers.effects.outbox import Claim, open_outbox
 from workers.embedded import EmbeddedWorker
 from workers.queues import QueueNames
 from workers.reactor.runner import Reactor
-from workers.settings import load_settings
 from workers.tasks import effects
 
 

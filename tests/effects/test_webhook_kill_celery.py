@@ -17,11 +17,11 @@ import redis
 from effects_kit import SECRET, Receiver, notified_keys, play_table
 
 from events.store import open_store
+from services.settings import load_settings
 from services.tables import TableService
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
 from workers.queues import QueueNames
-from workers.settings import load_settings
 from workers.tasks import effects
 
 REDIS_URL = os.environ.get("PAIJU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

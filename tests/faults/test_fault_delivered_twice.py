@@ -22,8 +22,8 @@ from fault_kit import Part, PrivateRedis, count_log
 from fault_scale import sized
 
 from events.store import open_store
+from services.settings import load_settings
 from workers.app import create_app
-from workers.settings import load_settings
 
 TABLES = 4
 COMMANDS_PER_TABLE = sized(20, 40)  # make test, make faults

@@ -24,11 +24,11 @@ from fault_kit import Part, PrivateRedis
 from events.envelope import InvalidIdError, check_id
 from events.store import open_store
 from events.store.base import EventStore
+from services.settings import load_settings
 from services.tables.runner import outcome_store
 from workers.app import PaijuCelery, create_app
 from workers.client import await_outcome, submit
 from workers.queues import QueueNames
-from workers.settings import load_settings
 from workers.tasks.commands import COMMAND_TASK
 
 PLAYERS = ["ann", "bo", "cy", "di"]

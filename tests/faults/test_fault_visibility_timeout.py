@@ -24,9 +24,9 @@ import psycopg
 from fault_kit import Part, PrivateRedis, count_log
 
 from events.store import open_store
+from services.settings import load_settings
 from workers.app import create_app
 from workers.client import await_outcome, submit
-from workers.settings import load_settings
 
 PLAYERS = ["ann", "bo", "cy", "di"]
 HOLD_APPENDS = "SELECT pg_advisory_xact_lock(hashtext('paiju_append:' || current_schema()))"

@@ -17,7 +17,7 @@ from services.api import dashboard_session
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
-from workers.settings import load_settings
+from services.settings import load_settings
 
 
 @dataclass

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from services.settings import load_settings
 from workers.serve import Embedded
-from workers.settings import load_settings
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

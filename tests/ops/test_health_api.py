@@ -15,8 +15,8 @@ from pg_reset import fresh_schema
 
 from services.api.app import create_api
 from services.api.context import ApiContext
+from services.settings import Settings, load_settings
 from workers.health import assess
-from workers.settings import Settings, load_settings
 
 BEAT = {"heartbeat_seconds": 0.2, "heartbeat_stale_seconds": 2.0,
         "api_rate_limit_anonymous": "1000/second"}  # the tests poll /readyz

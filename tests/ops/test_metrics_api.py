@@ -12,11 +12,11 @@ from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.limits import COUNTS
 from services.rules.table.commands import OpenTable, StartHand
+from services.settings import load_settings
 from workers.client import submit
 from workers.projections import catalog
 from workers.projections.db import open_projection_db
 from workers.projections.runner import Projector
-from workers.settings import load_settings
 from workers.task import build_service
 
 PLAYERS = ("ann", "bo", "cy", "di")

@@ -9,9 +9,9 @@ from ops_kit import until
 from prometheus_client import REGISTRY
 
 from services.rules.table.commands import OpenTable, StartHand
+from services.settings import load_settings
 from workers.effects.delivery import WebhookConfig, deliver
 from workers.effects.outbox import NewDelivery, open_outbox
-from workers.settings import load_settings
 from workers.task import build_service
 from workers.timekeeper import Timekeeper, fire_inline
 

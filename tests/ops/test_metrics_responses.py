@@ -9,7 +9,7 @@ from ops_kit import free_port, samples
 
 from services.api.app import create_api
 from services.api.context import ApiContext
-from workers.settings import load_settings
+from services.settings import load_settings
 
 
 def _counts(text: str) -> dict[str, float]:

@@ -12,8 +12,8 @@ from ops_kit import samples, until
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
+from services.settings import load_settings
 from workers.embedded import EmbeddedWorker
-from workers.settings import load_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "api"))
 from api_kit import open_dealt_table_sync  # noqa: E402

@@ -13,9 +13,9 @@ from ops_kit import Part, PrivateRedis, free_port, samples, scrape, until
 
 from events.store import open_store
 from events.store.base import EventStore
+from services.settings import load_settings
 from workers.app import create_app
 from workers.client import await_outcome, submit
-from workers.settings import load_settings
 
 BATCH = 12
 MAX_BATCHES = 10

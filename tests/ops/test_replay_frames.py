@@ -24,9 +24,9 @@ from services.api.context import ApiContext
 from services.rules.table.state import Claim, ClaimWindow
 from services.rules.tiles import tile
 from services.rules.variants import get_variant
+from services.settings import load_settings
 from services.tables.frames import NoSuchHand, hand_frames, why_taken
 from services.tables.transfer import export_lines, parse_export
-from workers.settings import load_settings
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ from events.store import open_store
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
+from services.settings import load_settings
 from services.tables.transfer import export_lines
-from workers.settings import load_settings
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

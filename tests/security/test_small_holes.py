@@ -18,7 +18,7 @@ from security_kit import Served, new_id
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
-from workers.settings import load_settings
+from services.settings import load_settings
 
 
 def sign_in(http: httpx.Client, key: str) -> str:

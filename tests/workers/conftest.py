@@ -19,10 +19,10 @@ from pg_reset import fresh_schema
 from worker_kit import REDIS_URL, Through, forget_keys, paiju, stop
 
 from events.store import open_store
+from services.settings import load_settings
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
 from workers.logging import configure_logging, unconfigure_logging
-from workers.settings import load_settings
 
 PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"

@@ -17,11 +17,11 @@ from events.envelope import InvalidIdError
 from events.outcomes import OutcomeTimeoutError
 from events.store import open_store
 from events.store.base import EventStore
+from services.settings import load_settings
 from workers.app import create_app
 from workers.client import submit, submit_and_wait
 from workers.logging import CORRELATION_HEADER
 from workers.queues import QueueNames
-from workers.settings import load_settings
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from kombu.transport import memory
 
+from services.settings import load_settings
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker, PromptMemoryTransport
 from workers.queues import QueueNames
-from workers.settings import load_settings
 
 
 def test_a_warm_stop_lets_the_task_in_flight_finish_first(tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ take only the commands of their version's tables."""
 from __future__ import annotations
 
 from services.rules import RULES_VERSION
+from services.settings import load_settings
 from workers.app import create_app, serve_rules_queues_only
 from workers.queues import rules_queue
-from workers.settings import load_settings
 
 
 def consumed(rules_only: bool) -> set[str]:

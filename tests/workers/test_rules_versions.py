@@ -30,11 +30,11 @@ from events.store.base import EventStore
 from services.rules import RULES_VERSION
 from services.rules.table.commands import OpenTable
 from services.rules.variants import versions as rv
+from services.settings import load_settings
 from services.tables import TableService
 from services.tables.runner import outcome_store
 from workers.app import create_app
 from workers.client import await_outcome, submit
-from workers.settings import load_settings
 
 PLAYERS = ("ann", "bo", "cy", "di")
 PER_VERSION = 4  # tables opened here under each version before the workers start

@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 
+from services.settings import load_settings
 from workers.health import LocalBoard
 from workers.serve import Embedded
-from workers.settings import load_settings
 
 
 def parts_ready(address: str, timeout: float = 20.0) -> dict[str, Any]:

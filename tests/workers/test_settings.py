@@ -7,9 +7,9 @@ import pytest
 from celery.exceptions import QueueNotFound
 
 from services.cli.main import main
+from services.settings import SettingsError, load_settings
 from workers.app import create_app
 from workers.queues import QueueNames
-from workers.settings import SettingsError, load_settings
 
 
 @pytest.mark.parametrize(

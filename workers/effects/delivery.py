@@ -25,7 +25,7 @@ from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signature_head
 from workers.metrics import webhook_result
 
 if TYPE_CHECKING:
-    from workers.settings import Settings
+    from services.settings import Settings
 
 Result = Literal["delivered", "retry", "set_aside", "stale"]
 USER_AGENT = "paiju-webhooks/1"
@@ -34,7 +34,7 @@ log = structlog.get_logger("paiju.webhooks")
 
 @dataclass(frozen=True)
 class WebhookConfig:
-    """Where and how notifications go (``PAIJU_WEBHOOK_*`` in ``workers.settings``)."""
+    """Where and how notifications go (``PAIJU_WEBHOOK_*`` in ``services.settings``)."""
 
     url: str
     secret: str

@@ -14,10 +14,10 @@ from __future__ import annotations
 from celery import Celery
 
 from events.store.base import EventStore
+from services.settings import Settings
 from workers.effects.delivery import webhook_config
 from workers.effects.outbox import open_outbox
 from workers.reactor.runner import Reactor, inline
-from workers.settings import Settings
 
 DEFAULT_LEASE_SECONDS = 30.0
 

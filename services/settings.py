@@ -1,4 +1,5 @@
-"""The workers' settings, from ``PAIJU_*`` environment variables (pydantic-settings).
+"""Every process's settings (API, workers, timekeeper, projector, reactor, ``serve``, CLI), from
+``PAIJU_*`` environment variables (pydantic-settings): one configuration module they all read.
 
 ``load_settings()`` reads them and refuses a bad value with the variable's name:
 ``PAIJU_CONCURRENCY: Input should be a valid integer, got 'many'``.
