@@ -39,12 +39,12 @@ from celery_countdown import private_redis, wait_until
 
 from events.envelope import RecordedEvent
 from events.store import open_store
+from readmodels.catalog import ALL
+from readmodels.db import open_projection_db
+from readmodels.runner import Consumer, Projector
 from services.settings import load_settings
 from workers.app import create_app
 from workers.logging import configure_logging
-from workers.projections.catalog import ALL
-from workers.projections.db import open_projection_db
-from workers.projections.runner import Consumer, Projector
 
 
 class TimedProjector(Projector):

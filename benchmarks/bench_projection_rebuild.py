@@ -6,7 +6,7 @@ used as it is. Then, ``--rounds`` times, in one run:
 
 - **read**: every event read in order with ``store.read_all(position + 1, --batch)`` (the
   same call, batch size and decoding the projector uses), nothing done with them;
-- **rebuild**: a new build of every projection in the catalog (``workers.projections.catalog``)
+- **rebuild**: a new build of every projection in the catalog (``readmodels.catalog``)
   made beside the live one and caught up from position 0 by a ``Projector`` (the real path:
   batches with their compare-and-set, readers switched to the new build when it reaches the
   live one, the old build dropped).
@@ -34,12 +34,12 @@ import events.hand  # noqa: F401  (registers the event types the projections upc
 from events.envelope import RecordedEvent
 from events.store import open_store
 from events.store.base import EventStore
+from readmodels.base import Projection, Rows
+from readmodels.catalog import ALL as CATALOG
+from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.points import Points
+from readmodels.runner import Consumer, Projector
 from workers.logging import configure_logging
-from workers.projections.base import Projection, Rows
-from workers.projections.catalog import ALL as CATALOG
-from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.points import Points
-from workers.projections.runner import Consumer, Projector
 
 ALL: tuple[Projection, ...] = CATALOG
 HANDS_PER_FILL = 1050  # ``--variant all --games 210``: about 100 events a hand

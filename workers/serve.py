@@ -34,12 +34,12 @@ from typing import TextIO
 import structlog
 
 from events.store import open_store
+from readmodels.runner import Projector
 from services.demo.http_demo import HttpDemo, Plan
 from services.settings import Settings
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
 from workers.health_parts import embedded_worker_beat, watched
-from workers.projections.runner import Projector
 from workers.reactor.runner import Reactor
 from workers.reactor.wiring import reactor_for
 from workers.resender import resender_for
@@ -171,8 +171,8 @@ def demo_plan(service: Embedded) -> Plan:
 
 def embedded_projector(settings: Settings) -> Projector:
     """The read models kept in this process: every projection of the catalog."""
-    from workers.projections import catalog
-    from workers.projections.db import open_projection_db
+    from readmodels import catalog
+    from readmodels.db import open_projection_db
 
     store = open_store(settings.store_url)
     return Projector(store, open_projection_db(settings.store_url), catalog.ALL)

@@ -15,6 +15,7 @@ from celery import Celery
 
 from events.store import open_store
 from events.store.base import EventStore
+from readmodels.db import ProjectionDB, open_projection_db
 from services.api.keys import KeyStore
 from services.api.tokens import TokenSigner
 from services.api.waits import Waits
@@ -23,7 +24,6 @@ from services.rules.table import TableState
 from services.settings import Settings
 from services.tables.folds import TableFolds
 from services.tables.service import TableService
-from workers.projections.db import ProjectionDB, open_projection_db
 
 
 @dataclass

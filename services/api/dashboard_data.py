@@ -1,7 +1,7 @@
 """What the ops dashboard shows, read in one go: a ``Snapshot``.
 
 Tables, rooms, 排行榜, 称号 and penalties are the read models' own queries
-(``workers.projections.queries_*``), so the dashboard shows what the platform's reads show; the
+(``readmodels.queries_*``), so the dashboard shows what the platform's reads show; the
 health of the parts is ``services.api.dashboard_health``'s figures. A panel whose read model
 cannot be read (no projector ran yet) names why instead of failing the page. ``Dashboard``
 keeps one snapshot an API process shares among its viewers.
@@ -18,6 +18,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from events.store.base import EventStore
+from readmodels import operations, queries_boards, queries_tables
+from readmodels.db import ProjectionDB
+from readmodels.leaderboards import BOARDS, Leaderboards
+from readmodels.levels import LEVELS, Levels
+from readmodels.penalties import PENALTIES, Penalties
+from readmodels.queries import ReadModelBehind, View, paged, query
+from readmodels.queries_boards import Level, PenaltyRecord
+from readmodels.queries_tables import LiveTable, Room
+from readmodels.sql import table_name
 from services.api.dashboard_health import (
     PARTS_SECONDS,
     CommandRate,
@@ -32,15 +41,6 @@ from services.api.dashboard_health import (
 from services.rules.variants import VARIANTS
 from services.settings import Settings
 from workers import health, metrics_serve
-from workers.projections import operations, queries_boards, queries_tables
-from workers.projections.db import ProjectionDB
-from workers.projections.leaderboards import BOARDS, Leaderboards
-from workers.projections.levels import LEVELS, Levels
-from workers.projections.penalties import PENALTIES, Penalties
-from workers.projections.queries import ReadModelBehind, View, paged, query
-from workers.projections.queries_boards import Level, PenaltyRecord
-from workers.projections.queries_tables import LiveTable, Room
-from workers.projections.sql import table_name
 
 TABLES_SHOWN, BOARDS_SHOWN, BOARD_LINES, TITLES_SHOWN, PENALTIES_SHOWN = 50, 6, 5, 3, 10
 

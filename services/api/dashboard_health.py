@@ -6,7 +6,7 @@
 - queue depth: Redis's lists as ``/metrics`` reads them (``workers.metrics_serve.queue_depth``),
   or the in-process memory transport of the embedded default;
 - projector lag: each projection's live build behind the store's head, as ``paiju projections
-  status`` gives it (``workers.projections.operations.status``);
+  status`` gives it (``readmodels.operations.status``);
 - read from the store's database, because they are service-wide there (the metrics count per
   process): commands per second (command outcomes recorded between two looks), timers due and
   how late the oldest is, webhook deliveries set aside or retrying. Short reads, each on an
@@ -29,10 +29,10 @@ from pydantic import BaseModel
 from events.store import parse_store_url
 from events.store.base import EventStore
 from events.store.pool_checks import still_serving
+from readmodels import catalog, operations
+from readmodels.db import ProjectionDB
 from services.settings import Settings
 from workers import health, metrics_serve
-from workers.projections import catalog, operations
-from workers.projections.db import ProjectionDB
 from workers.queues import QueueNames
 
 State = Literal["ok", "warn", "red", "unknown"]

@@ -14,8 +14,8 @@ from datetime import datetime
 from html import escape
 from urllib.parse import quote
 
+from readmodels.queries_tables import LiveTable, SeatShown
 from services.api.dashboard_data import Figure, Snapshot, variant_name
-from workers.projections.queries_tables import LiveTable, SeatShown
 
 PANELS = ("health", "tables", "rooms", "boards", "penalties")
 WAITING = {"turn": "turn", "claim": "claim window", "autoplay_window": "超时托管 window",

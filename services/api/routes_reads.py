@@ -24,22 +24,22 @@ from fastapi import APIRouter, Depends, Path, Query
 from starlette.concurrency import run_in_threadpool
 
 from events.limits import MAX_PAGE, MAX_POSITION, MAX_READ_WAIT_SECONDS
+from readmodels import points_queries, queries_boards, queries_stats, queries_tables
+from readmodels.base import Projection
+from readmodels.leaderboards import Leaderboards
+from readmodels.levels import Levels
+from readmodels.penalties import Penalties
+from readmodels.points_queries import Balance, HistoryLine
+from readmodels.queries import MAX_PAGE_SIZE, Page, QueryError, ReadModelBehind, wait_for
+from readmodels.queries_boards import BoardEntry, Level, PenaltyRecord
+from readmodels.queries_stats import Stats
+from readmodels.queries_tables import LiveTable, Room
 from services.api.auth import Credentials, Ctx, forbidden, table_token, verify_key
 from services.api.context import ApiContext
 from services.api.keys import PREFIX
 from services.api.problems import PROBLEM_SCHEMA, Problem
 from services.api.tables import TableId
 from services.api.tokens import TableToken
-from workers.projections import points_queries, queries_boards, queries_stats, queries_tables
-from workers.projections.base import Projection
-from workers.projections.leaderboards import Leaderboards
-from workers.projections.levels import Levels
-from workers.projections.penalties import Penalties
-from workers.projections.points_queries import Balance, HistoryLine
-from workers.projections.queries import MAX_PAGE_SIZE, Page, QueryError, ReadModelBehind, wait_for
-from workers.projections.queries_boards import BoardEntry, Level, PenaltyRecord
-from workers.projections.queries_stats import Stats
-from workers.projections.queries_tables import LiveTable, Room
 
 router = APIRouter(prefix="/v1/reads", tags=["reads"], responses={503: PROBLEM_SCHEMA})
 T = TypeVar("T")

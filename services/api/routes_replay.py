@@ -27,6 +27,7 @@ from events.envelope import RecordedEvent
 from events.hashchain import find_break, parse_head
 from events.limits import MAX_HAND_NUMBER, MAX_PAGE
 from events.store.base import CorruptRowError, SeedError
+from readmodels import points_queries
 from services.api.auth import Credentials, Ctx, forbidden, table_token, verify_key
 from services.api.context import ApiContext
 from services.api.keys import PREFIX
@@ -37,7 +38,6 @@ from services.tables.frames import NoSuchHand, hand_frames, hands_of
 from services.tables.loader import revealed_seeds
 from services.tables.transfer import export_lines
 from services.tables.verify import Verification, verify_table
-from workers.projections import points_queries
 
 HERE = FilePath(__file__).parent
 router = APIRouter(tags=["replay"], responses={401: PROBLEM_SCHEMA, 403: PROBLEM_SCHEMA})

@@ -40,6 +40,8 @@ from events.accounts import MAX_ADJUSTMENT
 from events.envelope import InvalidIdError
 from events.rooms import MAX_POINTS, PLAYER_ID_PATTERN, ROOM_ID_PATTERN, RoomConfigured
 from events.store.base import CommandConflictError
+from readmodels.queries import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, ReadModelBehind
+from readmodels.queries_tables import WaitingTable, waiting_tables
 from services.accounts import AdjustmentError, adjust_points
 from services.api.auth import Ctx, TablesKey
 from services.api.commands import CommandIdHeader
@@ -49,8 +51,6 @@ from services.rooms.room import RoomRefused, RoomState
 from services.rooms.service import RoomBusy, RoomService
 from services.rooms.starter import QueuedStarter, TableNotStarted
 from services.tables.command_ids import Sender, client_command_id
-from workers.projections.queries import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, ReadModelBehind
-from workers.projections.queries_tables import WaitingTable, waiting_tables
 
 router = APIRouter(prefix="/v1", tags=["rooms"])
 RoomId = Annotated[str, Path(pattern=ROOM_ID_PATTERN, description="The room's id",

@@ -26,8 +26,8 @@ from services.cli.stores import STORE_HELP
 
 if TYPE_CHECKING:
     from events.store.base import EventStore
-    from workers.projections.base import Projection
-    from workers.projections.db import Build, ProjectionDB
+    from readmodels.base import Projection
+    from readmodels.db import Build, ProjectionDB
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,8 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @command("projections", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
+    from readmodels.db import open_projection_db
     from workers.logging import configure_logging
-    from workers.projections.db import open_projection_db
 
     out = out or sys.stdout
     settings = settings_or_fail(args.store)
@@ -67,7 +67,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def _status(db: ProjectionDB, store: EventStore, projections: list[Projection], as_json: bool,
             out: TextIO) -> int:  # fmt: skip
-    from workers.projections import operations
+    from readmodels import operations
 
     for found in operations.status(db, store, projections):
         print(json.dumps(found.as_dict(), default=str) if as_json else found.line(), file=out)
@@ -75,7 +75,7 @@ def _status(db: ProjectionDB, store: EventStore, projections: list[Projection], 
 
 
 def _retry(db: ProjectionDB, projection: Projection, out: TextIO) -> int:
-    from workers.projections import operations
+    from readmodels import operations
 
     try:
         cleared = operations.retry(db, projection)
@@ -88,7 +88,7 @@ def _retry(db: ProjectionDB, projection: Projection, out: TextIO) -> int:
 
 
 def _rebuild(db: ProjectionDB, store: EventStore, projection: Projection, out: TextIO) -> int:
-    from workers.projections import operations
+    from readmodels import operations
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -1,6 +1,6 @@
 """``paiju projector [--store URL] [--only NAME ...] [--batch N]``: keep the read models.
 
-Each projection of the catalog (``workers.projections.catalog``), or those named by
+Each projection of the catalog (``readmodels.catalog``), or those named by
 ``--only``, follows the store's global order from its checkpoint. Any number may run at once:
 on PostgreSQL each build is led by one of them (an advisory lock) and the others stand by,
 taking over when it goes; on SQLite they take turns batch by batch. It wakes on the store's
@@ -20,7 +20,7 @@ from services.cli.parts import run_until_stopped, settings_or_fail, shown
 from services.cli.stores import STORE_HELP
 
 if TYPE_CHECKING:
-    from workers.projections.base import Projection
+    from readmodels.base import Projection
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def chosen(only: list[str] | None) -> list[Projection]:
     """The catalog's projections, or those named (an unknown name: one line naming the known)."""
-    from workers.projections import catalog
+    from readmodels import catalog
 
     if not only:
         return list(catalog.ALL)
@@ -47,10 +47,10 @@ def chosen(only: list[str] | None) -> list[Projection]:
 @command("projector", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
+    from readmodels.db import open_projection_db
+    from readmodels.runner import Projector
     from workers.health_parts import watched
     from workers.logging import configure_logging
-    from workers.projections.db import open_projection_db
-    from workers.projections.runner import Projector
 
     out = out or sys.stdout
     settings = settings_or_fail(args.store)

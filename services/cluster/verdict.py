@@ -15,14 +15,14 @@ import time
 from dataclasses import dataclass, field
 
 from events.store import open_store
+from readmodels import catalog
+from readmodels.compare import Comparison, compare_with_rebuild
+from readmodels.db import open_projection_db
+from readmodels.operations import status
 from services.cluster.checks import LogCount, count_log, lost_acknowledged
 from services.cluster.load import Load
 from services.cluster.platform import notified_keys
 from services.cluster.run import Cluster, Exit
-from workers.projections import catalog
-from workers.projections.compare import Comparison, compare_with_rebuild
-from workers.projections.db import open_projection_db
-from workers.projections.operations import status
 
 SETTLE = 120.0  # seconds for the queued work, the notifications and the projectors to finish
 

@@ -29,10 +29,10 @@ from schemathesis.specs.openapi.checks import (
 )
 from starlette.testclient import TestClient
 
+from readmodels import catalog
+from readmodels.runner import Projector
 from services.api.app import create_api
 from services.api.keys import SCOPES
-from workers.projections import catalog
-from workers.projections.runner import Projector
 
 
 @schemathesis.check

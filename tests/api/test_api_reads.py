@@ -9,10 +9,10 @@ import pytest
 from api_kit import Api, open_dealt_table, platform_headers
 from projections.projection_kit import play_series
 
+from readmodels import catalog
+from readmodels.runner import Projector
 from services.rules.table.commands import StartHand
 from services.tables import TableService
-from workers.projections import catalog
-from workers.projections.runner import Projector
 
 pytestmark = pytest.mark.anyio
 PLAYERS = ("ann", "bo", "cy", "di")

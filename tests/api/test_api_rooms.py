@@ -9,8 +9,8 @@ import httpx
 import pytest
 from api_kit import Api, new_id, platform_headers
 
-from workers.projections.rooms import Rooms
-from workers.projections.runner import Projector
+from readmodels.rooms import Rooms
+from readmodels.runner import Projector
 
 pytestmark = pytest.mark.anyio
 PLAYERS = ("ann", "bo", "cy", "di")

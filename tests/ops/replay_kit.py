@@ -98,9 +98,9 @@ def tamper(recorded: Recorded, version: int, payload: str) -> None:
 
 def build_points(url: str) -> None:
     """Fold the store into the points read model once (a player's hands are found there)."""
-    from workers.projections.db import open_projection_db
-    from workers.projections.points import Points
-    from workers.projections.runner import Projector
+    from readmodels.db import open_projection_db
+    from readmodels.points import Points
+    from readmodels.runner import Projector
 
     with closing(open_store(url)) as store:
         projector = Projector(store, open_projection_db(url), [Points()])

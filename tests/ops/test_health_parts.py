@@ -13,9 +13,9 @@ import pytest
 from ops_kit import Part, PrivateRedis, until
 
 from events.store import parse_store_url
+from readmodels.db import open_projection_db
 from services.cli import health_cmd
 from services.cli.main import build_parser
-from workers.projections.db import open_projection_db
 
 PARTS = ("worker", "timekeeper", "projector", "reactor")
 ARGV = {

@@ -8,15 +8,15 @@ import uuid
 from fastapi.testclient import TestClient
 from ops_kit import PrivateRedis, samples, until
 
+from readmodels import catalog
+from readmodels.db import open_projection_db
+from readmodels.runner import Projector
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.limits import COUNTS
 from services.rules.table.commands import OpenTable, StartHand
 from services.settings import load_settings
 from workers.client import submit
-from workers.projections import catalog
-from workers.projections.db import open_projection_db
-from workers.projections.runner import Projector
 from workers.task import build_service
 
 PLAYERS = ("ann", "bo", "cy", "di")

@@ -13,10 +13,10 @@ from events.hand import HandSettled, HandStarted, TableOpened
 from events.registry import registry
 from events.store import open_store
 from events.store.base import EventStore
+from readmodels.base import Projection
+from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.runner import Projector
 from services.rules import RULES_VERSION
-from workers.projections.base import Projection
-from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.runner import Projector
 
 NOON = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 

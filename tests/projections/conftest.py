@@ -13,7 +13,7 @@ from pg_reset import empty_schema, fresh_schema
 from psycopg import sql
 
 from events.store import open_store
-from workers.projections.db import Lease, PostgresProjectionDB
+from readmodels.db import Lease, PostgresProjectionDB
 
 PG_URL = os.environ.get("PAIJU_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/paiju_test")
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"

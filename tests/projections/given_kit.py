@@ -10,10 +10,10 @@ from events.base import DomainEvent
 from events.envelope import Actor, RecordedEvent
 from events.hand import HandSettled, HandStarted, TableOpened, Win
 from events.store.base import EventStore
+from readmodels.base import Projection
+from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.runner import Projector
 from services.tables.codec import to_new_event
-from workers.projections.base import Projection
-from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.runner import Projector
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 PLAYERS = ("ann", "bo", "cy", "di")

@@ -6,13 +6,13 @@ import random
 from typing import Any
 
 from events.store.base import EventStore
+from readmodels.base import Projection
+from readmodels.db import ProjectionDB
 from services.bots.winning_bot import winning_command
 from services.rules.table import TableState
 from services.rules.table.commands import Command, LeaveTable, OpenTable, StartHand
 from services.rules.table.legal import seats_to_act
 from services.tables import Accepted, TableService
-from workers.projections.base import Projection
-from workers.projections.db import ProjectionDB
 
 
 def accept(service: TableService, table_id: str, command: Command, command_id: str) -> TableState:

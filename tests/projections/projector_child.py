@@ -22,20 +22,20 @@ from typing import Any
 
 from events.store import open_store
 from events.store.base import EventStore
-from workers.projections.base import Projection
-from workers.projections.db import ProjectionDB
-from workers.projections.runner import Projector
+from readmodels.base import Projection
+from readmodels.db import ProjectionDB
+from readmodels.runner import Projector
 
 # A fork server: each child is forked from a clean process that holds none of the test's own
 # database connections (a plain fork copied them into every child).
 FORK = multiprocessing.get_context("forkserver")
-FORK.set_forkserver_preload(["workers.projections.catalog", "events.store.postgres",
+FORK.set_forkserver_preload(["readmodels.catalog", "events.store.postgres",
                              "events.store.sqlite"])  # fmt: skip
 
 
 def _run(url: str, projections: Sequence[Projection], batch: int, report: str | None,
          listening: Any) -> None:  # fmt: skip
-    from workers.projections.db import open_projection_db
+    from readmodels.db import open_projection_db
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -14,18 +14,18 @@ from dataclasses import dataclass
 from projection_kit import accept
 
 from events.store.base import EventStore
-from services.bots.winning_bot import winning_command
-from services.rules.table.commands import LeaveTable, OpenTable, StartHand
-from services.rules.table.legal import seats_to_act
-from services.tables import TableService
-from workers.projections.base import Projection
-from workers.projections.catalog import ALL
-from workers.projections.compare import (  # noqa: F401  (the tests take them from here)
+from readmodels.base import Projection
+from readmodels.catalog import ALL
+from readmodels.compare import (  # noqa: F401  (the tests take them from here)
     Comparison,
     compare_with_rebuild,
     rebuild,
     tables_of,
 )
+from services.bots.winning_bot import winning_command
+from services.rules.table.commands import LeaveTable, OpenTable, StartHand
+from services.rules.table.legal import seats_to_act
+from services.tables import TableService
 
 EVERY: tuple[Projection, ...] = ALL  # every projection the projector keeps
 VARIANTS = ("mudanjiang", "harbin", "shandong", "shanghai", "tanggu")

@@ -8,9 +8,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from workers.projections.base import Rows, TableSpec
-from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.sql import SqlRows
+from readmodels.base import Rows, TableSpec
+from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.sql import SqlRows
 
 SPEC = TableSpec(
     "kit_rows",

@@ -9,10 +9,10 @@ from projection_kit import play_series
 from rebuild_kit import compare_with_rebuild
 
 from events.store import open_store
-from workers.projections.base import Projection
-from workers.projections.leaderboards import Leaderboards
-from workers.projections.levels import Levels
-from workers.projections.penalties import Penalties
+from readmodels.base import Projection
+from readmodels.leaderboards import Leaderboards
+from readmodels.levels import Levels
+from readmodels.penalties import Penalties
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.projections import catalog
+from readmodels import catalog
 
 
 def test_every_projection_has_a_name_and_tables_of_its_own() -> None:
@@ -31,7 +31,7 @@ def test_the_catalog_alone_knows_every_event_shape_its_projections_read() -> Non
     import sys
 
     code = (
-        "from workers.projections.catalog import ALL\n"
+        "from readmodels.catalog import ALL\n"
         "from events.registry import registry\n"
         "for kind in ('hand_settled', 'penalty_adjudicated', 'points_adjusted', 'table_opened'):\n"
         "    registry.upcast(kind, 1, {})\n"

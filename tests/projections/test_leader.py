@@ -16,9 +16,9 @@ import pytest
 from projection_kit import play_series, rows_of
 
 from events.store import open_store
-from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.points import Points
-from workers.projections.runner import Projector
+from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.points import Points
+from readmodels.runner import Projector
 
 PLAYERS = ("ann", "bo", "cy", "di")
 ROOT = Path(__file__).resolve().parents[2]

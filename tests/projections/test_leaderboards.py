@@ -12,11 +12,11 @@ from projection_kit import play_series, rows_of
 from events.envelope import Actor, NewEvent
 from events.presence import PenaltyAdjudicated
 from events.store import open_store
+from readmodels.leaderboards import Leaderboards, period_keys
+from readmodels.points import Points
+from readmodels.queries import QueryError
+from readmodels.queries_boards import board_entry, leaderboard, leaderboard_key
 from services.rules import RULES_VERSION
-from workers.projections.leaderboards import Leaderboards, period_keys
-from workers.projections.points import Points
-from workers.projections.queries import QueryError
-from workers.projections.queries_boards import board_entry, leaderboard, leaderboard_key
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

@@ -8,8 +8,8 @@ from boards_kit import given, hand, opened, project, settled
 from projection_kit import play_series, rows_of
 
 from events.store import open_store
-from workers.projections.levels import Levels
-from workers.projections.queries_boards import level, levels_of
+from readmodels.levels import Levels
+from readmodels.queries_boards import level, levels_of
 
 PLAYERS = ("ann", "bo", "cy", "di")
 VARIANTS = ("mudanjiang", "harbin", "shandong", "shanghai", "tanggu")

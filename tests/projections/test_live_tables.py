@@ -22,6 +22,10 @@ from events.presence import (
 )
 from events.store import open_store
 from events.store.base import EventStore
+from readmodels.db import open_projection_db
+from readmodels.live_tables import LiveTables
+from readmodels.queries_tables import live_table, live_tables
+from readmodels.runner import Projector
 from services.rules.table import TableState
 from services.rules.table.commands import (
     Command,
@@ -33,10 +37,6 @@ from services.rules.table.commands import (
 from services.rules.table.deadlines import deadlines
 from services.rules.table.legal import play_commands, seat_commands
 from services.tables import TableService
-from workers.projections.db import open_projection_db
-from workers.projections.live_tables import LiveTables
-from workers.projections.queries_tables import live_table, live_tables
-from workers.projections.runner import Projector
 
 HANDS_PLAYED = 3
 HANDS = (("1m",) * 14, ("2m",) * 13, ("3m",) * 13, ("4m",) * 13)

@@ -11,11 +11,11 @@ from given_kit import START, Table, caught_up
 
 from events.hand import TilesDealt
 from events.store import open_store
+from readmodels.live_tables import LiveTables
+from readmodels.queries_tables import live_table
 from services.rules.variants import VARIANTS
 from services.rules.variants import versions as rv
 from services.rules.variants.timing import Timing
-from workers.projections.live_tables import LiveTables
-from workers.projections.queries_tables import live_table
 
 HARBIN = VARIANTS["harbin"]
 SLOW_TURNS = rv.ENGINE.derived(

@@ -8,8 +8,8 @@ from projection_kit import play_series, rows_of
 
 from events.presence import PenaltyAdjudicated
 from events.store import open_store
-from workers.projections.penalties import Penalties
-from workers.projections.queries_boards import penalties_at_table, penalties_of_player
+from readmodels.penalties import Penalties
+from readmodels.queries_boards import penalties_at_table, penalties_of_player
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

@@ -15,9 +15,9 @@ from events.presence import (
     WaitTimedOut,
 )
 from events.store import open_store
-from workers.projections.queries import QueryError
-from workers.projections.queries_stats import player_stats, variant_stats
-from workers.projections.stats import PlayerStats
+from readmodels.queries import QueryError
+from readmodels.queries_stats import player_stats, variant_stats
+from readmodels.stats import PlayerStats
 
 
 def stats_of(url: str, store: object, player: str) -> dict[str, dict[str, object]]:

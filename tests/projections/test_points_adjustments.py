@@ -7,11 +7,11 @@ import pytest
 from projection_kit import play_series
 
 from events.store import open_store
+from readmodels import points_queries
+from readmodels.db import open_projection_db
+from readmodels.points import Points
+from readmodels.runner import Projector
 from services.accounts import AdjustmentError, adjust_points
-from workers.projections import points_queries
-from workers.projections.db import open_projection_db
-from workers.projections.points import Points
-from workers.projections.runner import Projector
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

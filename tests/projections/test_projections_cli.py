@@ -16,11 +16,11 @@ from projection_kit import play_series
 from test_projector import Broken
 
 from events.store import open_store
+from readmodels.catalog import ALL
+from readmodels.db import open_projection_db
+from readmodels.points import Points
+from readmodels.runner import Projector
 from services.cli.main import main as paiju
-from workers.projections.catalog import ALL
-from workers.projections.db import open_projection_db
-from workers.projections.points import Points
-from workers.projections.runner import Projector
 
 PLAYERS = ("ann", "bo", "cy", "di")
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +69,7 @@ def test_retry_clears_where_a_projection_stopped(
     projector.close()
     status, _, err = run(capsys, "projections", "retry", "points", "--store", url)
     assert status == 2 and "paiju projections: points is not stopped" in err
-    monkeypatch.setattr("workers.projections.catalog.ALL", (Points(), Broken()))
+    monkeypatch.setattr("readmodels.catalog.ALL", (Points(), Broken()))
     status, out, _ = run(capsys, "projections", "status", "--store", url)
     assert "broken: stopped" in out and "stopped at position" in out
     status, out, _ = run(capsys, "projections", "retry", "broken", "--store", url)

@@ -11,10 +11,10 @@ from projection_kit import play_series, rows_of
 
 from events.envelope import RecordedEvent
 from events.store import open_store
-from workers.projections.base import Rows, TableSpec
-from workers.projections.db import open_projection_db
-from workers.projections.points import Points
-from workers.projections.runner import Projector
+from readmodels.base import Rows, TableSpec
+from readmodels.db import open_projection_db
+from readmodels.points import Points
+from readmodels.runner import Projector
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

@@ -19,9 +19,9 @@ from rebuild_kit import EVERY, VARIANTS, Series, commands_of, compare_with_rebui
 from events.envelope import RecordedEvent
 from events.store import open_store
 from events.store.base import EventStore
-from workers.projections.base import Rows, TableSpec
-from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.runner import Projector
+from readmodels.base import Rows, TableSpec
+from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.runner import Projector
 
 KILLS = sized(20, 50)  # make test, make faults
 CHECK_EVERY = 10  # after every tenth kill: restart, catch up, compare with a rebuild

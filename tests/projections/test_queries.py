@@ -9,12 +9,12 @@ import pytest
 from projection_kit import play_series
 
 from events.store import open_store
+from readmodels import points_queries, queries
+from readmodels.db import open_projection_db
+from readmodels.points import Points
+from readmodels.runner import Projector
 from services.rules.table.commands import StartHand
 from services.tables import TableService
-from workers.projections import points_queries, queries
-from workers.projections.db import open_projection_db
-from workers.projections.points import Points
-from workers.projections.runner import Projector
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

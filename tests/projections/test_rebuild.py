@@ -13,11 +13,11 @@ from test_projector import Broken
 
 from events.envelope import RecordedEvent
 from events.store import open_store
-from workers.projections import operations, points_queries
-from workers.projections.base import Projection, Rows
-from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.points import Points
-from workers.projections.runner import Projector
+from readmodels import operations, points_queries
+from readmodels.base import Projection, Rows
+from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.points import Points
+from readmodels.runner import Projector
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from rebuild_kit import EVERY, VARIANTS, Series, compare_with_rebuild, interleaved
 
 from events.store import open_store
-from workers.projections.db import open_projection_db
-from workers.projections.runner import Projector
+from readmodels.db import open_projection_db
+from readmodels.runner import Projector
 
 BATCHES = (1, 2, 3, 5, 8, 13, 40, 500)
 

@@ -7,8 +7,8 @@ from given_kit import Table, caught_up
 from events.hand import HandDrawn
 from events.presence import SeatLeft, SeriesEnded, TableDissolved
 from events.store import open_store
-from workers.projections.queries_tables import room, rooms
-from workers.projections.rooms import Rooms
+from readmodels.queries_tables import room, rooms
+from readmodels.rooms import Rooms
 
 
 def counts(url: str, store: object, name: str) -> tuple[int, int, int]:

@@ -17,11 +17,11 @@ from structlog.testing import capture_logs
 from events.envelope import NewEvent
 from events.store import open_store
 from events.store.base import EventStore
-from workers.projections import catalog, points_queries, queries_boards, queries_tables
-from workers.projections.db import open_projection_db
-from workers.projections.operations import status
-from workers.projections.queries import ReadModelBehind
-from workers.projections.runner import Projector
+from readmodels import catalog, points_queries, queries_boards, queries_tables
+from readmodels.db import open_projection_db
+from readmodels.operations import status
+from readmodels.queries import ReadModelBehind
+from readmodels.runner import Projector
 
 STAKE = 10**18
 HOLDING_AMOUNTS = {"points", "penalties", "leaderboards", "player_stats"}

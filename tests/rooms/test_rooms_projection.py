@@ -10,11 +10,11 @@ import pytest
 from rooms_kit import PLAYERS, seat_four, settings
 
 from events.store.base import EventStore
+from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.queries_tables import forming_table, room, waiting_tables
+from readmodels.rooms import Rooms
+from readmodels.runner import Projector
 from services.rooms.service import RoomService
-from workers.projections.db import ProjectionDB, open_projection_db
-from workers.projections.queries_tables import forming_table, room, waiting_tables
-from workers.projections.rooms import Rooms
-from workers.projections.runner import Projector
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from pathlib import Path
 from effects.effects_kit import Receiver
 
 from events.store import open_store
+from readmodels.db import open_projection_db
 from services.cli.main import main as paiju
-from workers.projections.db import open_projection_db
 
 
 def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(

@@ -25,8 +25,8 @@ from datetime import UTC, datetime
 from typing import ClassVar
 
 from events.envelope import RecordedEvent
-from workers.projections.base import Rows, TableSpec
-from workers.projections.seating import payload_of, seats_of, seats_spec, table_opened
+from readmodels.base import Rows, TableSpec
+from readmodels.seating import payload_of, seats_of, seats_spec, table_opened
 
 PERIODS = ("day", "week", "all")
 SEATS = seats_spec("boards_seats")

@@ -6,14 +6,14 @@ tables are named after its projection's tables, so two projections never share a
 
 from __future__ import annotations
 
-from workers.projections.base import Projection
-from workers.projections.leaderboards import Leaderboards
-from workers.projections.levels import Levels
-from workers.projections.live_tables import LiveTables
-from workers.projections.penalties import Penalties
-from workers.projections.points import Points
-from workers.projections.rooms import Rooms
-from workers.projections.stats import PlayerStats
+from readmodels.base import Projection
+from readmodels.leaderboards import Leaderboards
+from readmodels.levels import Levels
+from readmodels.live_tables import LiveTables
+from readmodels.penalties import Penalties
+from readmodels.points import Points
+from readmodels.rooms import Rooms
+from readmodels.stats import PlayerStats
 
 ALL: tuple[Projection, ...] = (
     Points(), Levels(), Leaderboards(), Penalties(), PlayerStats(), LiveTables(), Rooms()

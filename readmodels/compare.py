@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.store.base import EventStore
-from workers.projections.base import Projection
-from workers.projections.catalog import ALL
-from workers.projections.db import ProjectionDB
+from readmodels.base import Projection
+from readmodels.catalog import ALL
+from readmodels.db import ProjectionDB
 
 
 def tables_of(

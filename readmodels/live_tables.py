@@ -31,9 +31,9 @@ from typing import Any, ClassVar
 
 from events.envelope import RecordedEvent
 from events.hand import RULES_BEFORE_VERSIONS
+from readmodels.base import Rows, TableSpec
 from services.rules.variants.timing import with_overrides
 from services.rules.variants.versions import variant_in
-from workers.projections.base import Rows, TableSpec
 
 LIVE = TableSpec(
     "live_tables",

@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.envelope import RecordedEvent
-from workers.projections.base import Rows, TableSpec
-from workers.projections.points import seated, seats_of
+from readmodels.base import Rows, TableSpec
+from readmodels.points import seated, seats_of
 
 SEATS = TableSpec(
     "stats_seats",

@@ -17,7 +17,7 @@ import events.hand  # noqa: F401
 import events.presence  # noqa: F401
 from events.envelope import RecordedEvent
 from events.registry import registry
-from workers.projections.base import Rows, TableSpec
+from readmodels.base import Rows, TableSpec
 
 SEATS = TableSpec(
     "points_seats",

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from events.envelope import RecordedEvent
-from workers.projections.base import Rows, TableSpec
-from workers.projections.seating import (
+from readmodels.base import Rows, TableSpec
+from readmodels.seating import (
     hand_number,
     hand_started,
     hands_spec,

@@ -1,4 +1,4 @@
-"""Live tables and rooms as the API will serve them, paged (``workers.projections.queries``)."""
+"""Live tables and rooms as the API will serve them, paged (``readmodels.queries``)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from workers.projections.db import ProjectionDB
-from workers.projections.live_tables import LIVE, LiveTables
-from workers.projections.queries import DEFAULT_PAGE_SIZE, Page, View, page_window, paged, query
-from workers.projections.rooms import FORMING, ROOMS, Rooms
+from readmodels.db import ProjectionDB
+from readmodels.live_tables import LIVE, LiveTables
+from readmodels.queries import DEFAULT_PAGE_SIZE, Page, View, page_window, paged, query
+from readmodels.rooms import FORMING, ROOMS, Rooms
 
 LIVE_PROJECTION, ROOMS_PROJECTION = LiveTables(), Rooms()
 

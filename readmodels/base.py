@@ -8,7 +8,7 @@ comes from the events, and what it must remember between events (which player si
 it keeps in tables of its own.
 
 It writes through ``Rows``, a handful of row operations that both databases run alike, inside
-the one transaction that also moves its checkpoint (``workers.projections.runner``).
+the one transaction that also moves its checkpoint (``readmodels.runner``).
 """
 
 from __future__ import annotations

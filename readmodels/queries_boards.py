@@ -1,6 +1,6 @@
 """Queries on 等级分 and 称号, 排行榜 and penalties: plain functions the API will serve.
 
-Each reads the live build through ``workers.projections.queries.query`` (one read-only
+Each reads the live build through ``readmodels.queries.query`` (one read-only
 snapshot, ``min_position`` for read-your-writes), every list is a bounded ``Page``, and bad
 input is a ``QueryError`` naming what was wrong.
 """
@@ -12,11 +12,11 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from workers.projections.db import ProjectionDB
-from workers.projections.leaderboards import BOARDS, PERIODS, Leaderboards, period_keys
-from workers.projections.levels import LEVELS, Levels, title_columns
-from workers.projections.penalties import PARTIES, PENALTIES, Penalties
-from workers.projections.queries import (
+from readmodels.db import ProjectionDB
+from readmodels.leaderboards import BOARDS, PERIODS, Leaderboards, period_keys
+from readmodels.levels import LEVELS, Levels, title_columns
+from readmodels.penalties import PARTIES, PENALTIES, Penalties
+from readmodels.queries import (
     DEFAULT_PAGE_SIZE,
     Page,
     QueryError,
@@ -25,7 +25,7 @@ from workers.projections.queries import (
     paged,
     query,
 )
-from workers.projections.sql import table_name
+from readmodels.sql import table_name
 
 KEY_SHAPES = {"day": r"\d{4}-\d{2}-\d{2}", "week": r"\d{4}-W\d{2}", "all": r"all"}
 KEY_EXAMPLES = {"day": "2026-12-02", "week": "2026-W49", "all": "all"}
@@ -111,7 +111,7 @@ def leaderboard(
 ) -> Page[BoardEntry]:  # fmt: skip
     """One page of the board of ``variant`` and ``room`` ("" for tables opened without one)
     for ``period`` (day, week, all) ``key`` (``2026-12-02``, ``2026-W49``, ``all``), ranked
-    as ``workers.projections.leaderboards`` says."""
+    as ``readmodels.leaderboards`` says."""
     _named("variant", variant)
     if not isinstance(room, str):
         raise QueryError(f"a room is named by text ('' for none), not {room!r}")

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from events.store.base import EventStore
-from workers.projections.base import Projection
-from workers.projections.db import Build, ProjectionDB
-from workers.projections.runner import Projector
+from readmodels.base import Projection
+from readmodels.db import Build, ProjectionDB
+from readmodels.runner import Projector
 
 State = Literal["live", "stale", "stopped", "not built"]
 

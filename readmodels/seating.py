@@ -14,8 +14,8 @@ import events.hand  # noqa: F401
 import events.presence  # noqa: F401
 from events.envelope import RecordedEvent
 from events.registry import registry
-from workers.projections.base import Rows, TableSpec
-from workers.projections.points import seats_of
+from readmodels.base import Rows, TableSpec
+from readmodels.points import seats_of
 
 __all__ = [
     "hand_number", "hand_started", "hands_spec", "payload_of", "room_of", "seats_of",

@@ -24,9 +24,9 @@ import psycopg
 from pydantic import BaseModel
 
 from events.limits import MAX_PAGE_SIZE
-from workers.projections.base import Projection
-from workers.projections.db import Build, ProjectionDB
-from workers.projections.sql import SqlRows
+from readmodels.base import Projection
+from readmodels.db import Build, ProjectionDB
+from readmodels.sql import SqlRows
 
 DEFAULT_PAGE_SIZE = 50
 WAIT_SECONDS = 5.0

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.envelope import RecordedEvent
-from workers.projections.base import Rows, TableSpec
+from readmodels.base import Rows, TableSpec
 
 ROOMS = TableSpec(
     "rooms",

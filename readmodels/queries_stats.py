@@ -1,5 +1,5 @@
 """Player statistics as the API will serve them: one player's per variant, or a variant's
-players by a counter, paged (``workers.projections.queries``).
+players by a counter, paged (``readmodels.queries``).
 
 A row's averages are its totals over its wins, and its best 番 and points are None before its
 first win (the stored 0 is no win's value).
@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from workers.projections.db import ProjectionDB
-from workers.projections.queries import (
+from readmodels.db import ProjectionDB
+from readmodels.queries import (
     DEFAULT_PAGE_SIZE,
     Page,
     QueryError,
@@ -21,7 +21,7 @@ from workers.projections.queries import (
     paged,
     query,
 )
-from workers.projections.stats import STATS, PlayerStats
+from readmodels.stats import STATS, PlayerStats
 
 STATS_PROJECTION = PlayerStats()
 ORDERS = ("hands", "wins", "self_drawn_wins", "dealt_in", "best_fan", "best_points", "escapes")

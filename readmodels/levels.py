@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from events.envelope import RecordedEvent
+from readmodels.base import Rows, TableSpec
+from readmodels.seating import payload_of, seats_of, seats_spec, table_opened
 from services.rules.shanghai_counters import level_grade, level_title, next_level_title
-from workers.projections.base import Rows, TableSpec
-from workers.projections.seating import payload_of, seats_of, seats_spec, table_opened
 
 SEATS = seats_spec("levels_seats")
 LEVELS = TableSpec(

@@ -24,9 +24,9 @@ from psycopg import sql as pgsql
 from events.store import parse_store_url
 from events.store.migrations import migrate_postgres, migrate_sqlite
 from events.store.pool_checks import still_serving
-from workers.projections.base import Projection
-from workers.projections.batch_rows import BatchRows
-from workers.projections.sql import Dialect, SqlRows, create_statements, drop_statements
+from readmodels.base import Projection
+from readmodels.batch_rows import BatchRows
+from readmodels.sql import Dialect, SqlRows, create_statements, drop_statements
 
 BUILD_COLUMNS = "name, build, code_version, position, active, caught_up_at, error, error_position"
 

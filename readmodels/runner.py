@@ -37,8 +37,8 @@ import structlog
 
 from events.envelope import RecordedEvent
 from events.store.base import EventStore
-from workers.projections.base import Projection
-from workers.projections.db import Build, CheckpointMoved, Lease, ProjectionDB
+from readmodels.base import Projection
+from readmodels.db import Build, CheckpointMoved, Lease, ProjectionDB
 
 log = structlog.get_logger("paiju.projector")
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from workers.projections.base import Key, Kind, TableSpec, Values
+from readmodels.base import Key, Kind, TableSpec, Values
 
 Dialect = Literal["sqlite", "postgres"]
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,50}$")

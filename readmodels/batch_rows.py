@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from workers.projections.base import Key, Kind, TableSpec, Values
-from workers.projections.sql import SqlRows, _decode, _encode
+from readmodels.base import Key, Kind, TableSpec, Values
+from readmodels.sql import SqlRows, _decode, _encode
 
 
 @dataclass(slots=True)

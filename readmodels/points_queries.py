@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from workers.projections.db import ProjectionDB
-from workers.projections.points import BALANCES, HISTORY, Points
-from workers.projections.queries import (
+from readmodels.db import ProjectionDB
+from readmodels.points import BALANCES, HISTORY, Points
+from readmodels.queries import (
     DEFAULT_PAGE_SIZE,
     Page,
     QueryError,
