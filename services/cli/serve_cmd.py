@@ -77,7 +77,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Event, out: TextIO,
               webhook: bool) -> int:  # fmt: skip
-    from workers.serve import Embedded
+    from services.serve import Embedded
 
     if not str(settings.store_url).startswith("sqlite"):
         print("paiju serve: the in-memory broker with a PostgreSQL store: one process",
@@ -112,7 +112,7 @@ def _embedded(args: argparse.Namespace, settings: Settings, stop: threading.Even
 
 def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.Event,
                  out: TextIO, webhook: bool) -> int:  # fmt: skip
-    from workers.serve import api_ports, parts, shared_env, supervise
+    from services.serve import api_ports, parts, shared_env, supervise
 
     ports = api_ports(settings.api_host, settings.api_port, args.apis)
     group = parts(args.workers, args.timekeepers, args.reactors, webhook, args.projectors, ports)

@@ -12,10 +12,10 @@ import pytest
 from events.store import open_store
 from services.cli.main import main as paiju
 from services.rules.table.deadlines import deadlines
+from services.serve import Embedded
 from services.settings import load_settings
 from services.tables.command_ids import Sender, key_of
 from services.tables.loader import EMPTY, fold
-from workers.serve import Embedded
 
 
 @pytest.fixture

@@ -30,13 +30,13 @@ from deploy_kit import (
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.cli.main import build_parser
+from services.serve import parts
 from services.settings import PREFIX, Settings, load_settings
 from workers import metrics_serve
 from workers.app import create_app
 from workers.client import submit
 from workers.health import PARTS
 from workers.queues import QueueNames
-from workers.serve import parts
 
 REDIS = "redis://127.0.0.1:6379/0"
 

@@ -21,9 +21,9 @@ from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
 from services.cluster.servers import PrivatePostgres, _pg_bin
+from services.serve import embedded_projector
 from services.settings import load_settings
 from workers.embedded import EmbeddedWorker
-from workers.serve import embedded_projector
 
 ROUNDS = 3
 

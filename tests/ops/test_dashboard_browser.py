@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from services.serve import Embedded
 from services.settings import load_settings
-from workers.serve import Embedded
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

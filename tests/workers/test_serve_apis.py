@@ -22,7 +22,7 @@ from worker_kit import REDIS_URL, forget_keys, paiju
 
 from events.store import open_store
 from services.api.keys import KeyStore
-from workers.serve import api_ports, parts
+from services.serve import api_ports, parts
 
 
 @pytest.fixture
