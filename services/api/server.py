@@ -31,7 +31,9 @@ class ApiServer:
         self.thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
+            if self.thread.is_alive() and time.monotonic() > deadline:
+                raise RuntimeError(f"the API server did not start within {timeout:g} s")
+            if not self.thread.is_alive():  # uvicorn gave up: it could not bind
                 raise CannotListen(
                     f"the API cannot listen on {self.host}:{self.port}: the port is in use or"
                     " not ours to bind (PAIJU_API_PORT chooses another; 0: any free one)"
