@@ -56,12 +56,12 @@ mutate-report: $(MUTATE_STAMP)
 	$(PY) -m mutation report
 
 lint: install
-	$(VENV)/bin/ruff check services events workers readmodels tests benchmarks
+	$(VENV)/bin/ruff check services events workers readmodels ops tests benchmarks
 	$(VENV)/bin/ruff format --check services/rules events
 
 format: install
 	$(VENV)/bin/ruff format services/rules events
-	$(VENV)/bin/ruff check --fix services events workers readmodels tests benchmarks
+	$(VENV)/bin/ruff check --fix services events workers readmodels ops tests benchmarks
 
 type: install
 	$(VENV)/bin/mypy services/rules events

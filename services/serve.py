@@ -34,12 +34,12 @@ from typing import TextIO
 import structlog
 
 from events.store import open_store
+from ops.health_parts import embedded_worker_beat, watched
 from readmodels.runner import Projector
 from services.demo.http_demo import HttpDemo, Plan
 from services.settings import Settings
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
-from workers.health_parts import embedded_worker_beat, watched
 from workers.reactor.runner import Reactor
 from workers.reactor.wiring import reactor_for
 from workers.resender import resender_for

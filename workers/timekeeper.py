@@ -32,10 +32,10 @@ import structlog
 from events.envelope import Actor
 from events.store.base import EventStore
 from events.store.timers import DueTimer, TimerStore
+from ops.metrics import timer_fired, timer_handed_back
 from services.rules.variants.versions import RulesVersionUnavailable
 from services.tables.runner import fire_timer, outcome_store
 from services.tables.timers import timeout_command_id
-from workers.metrics import timer_fired, timer_handed_back
 
 if TYPE_CHECKING:
     from celery import Celery

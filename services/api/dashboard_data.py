@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from events.store.base import EventStore
+from ops import health
 from readmodels import operations, queries_boards, queries_tables
 from readmodels.db import ProjectionDB
 from readmodels.leaderboards import BOARDS, Leaderboards
@@ -40,7 +41,7 @@ from services.api.dashboard_health import (
 )
 from services.rules.variants import VARIANTS
 from services.settings import Settings
-from workers import health, metrics_serve
+from workers.queue_depth import queue_depth
 
 TABLES_SHOWN, BOARDS_SHOWN, BOARD_LINES, TITLES_SHOWN, PENALTIES_SHOWN = 50, 6, 5, 3, 10
 
@@ -164,7 +165,7 @@ class Dashboard:
                  fresh: float = 0.25, stale: float = 1.0) -> None:  # fmt: skip
         self.settings, self.store, self.db = settings, store, db
         self.look, self.rate = StoreLook(settings.store_url), CommandRate()
-        self.redis_gauge = None if settings.embedded else metrics_serve.queue_depth(settings)
+        self.redis_gauge = None if settings.embedded else queue_depth(settings)
         self._parts: tuple[float, Figure] | None = None
         self.fresh, self.stale = fresh, stale
         self._lock = threading.Lock()

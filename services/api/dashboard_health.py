@@ -2,8 +2,8 @@
 (ok, warn, red, unknown) by the thresholds below and what is wrong in words.
 
 - the parts: the store, the broker and each part's heartbeats as ``paiju health`` judges them
-  (``workers.health.assess``);
-- queue depth: Redis's lists as ``/metrics`` reads them (``workers.metrics_serve.queue_depth``),
+  (``ops.health.assess``);
+- queue depth: Redis's lists as ``/metrics`` reads them (``workers.queue_depth``),
   or the in-process memory transport of the embedded default;
 - projector lag: each projection's live build behind the store's head, as ``paiju projections
   status`` gives it (``readmodels.operations.status``);
@@ -29,10 +29,11 @@ from pydantic import BaseModel
 from events.store import parse_store_url
 from events.store.base import EventStore
 from events.store.pool_checks import still_serving
+from ops import health, metrics_serve
 from readmodels import catalog, operations
 from readmodels.db import ProjectionDB
 from services.settings import Settings
-from workers import health, metrics_serve
+from workers.queue_depth import queue_depth
 from workers.queues import QueueNames
 
 State = Literal["ok", "warn", "red", "unknown"]
@@ -137,7 +138,7 @@ def queue_depths(settings: Settings, redis_gauge: metrics_serve.Gauges | None = 
         return {q.value: sum(v.qsize() for k, v in list(queues.items()) if k == q.value)
                 for q in QueueNames}  # fmt: skip
     found = {name: samples for name, _, _, samples in
-             (redis_gauge or metrics_serve.queue_depth(settings)).read()}  # fmt: skip
+             (redis_gauge or queue_depth(settings)).read()}  # fmt: skip
     if found.get("paiju_broker_up", [([], 0)])[0][1] != 1:
         raise BrokerDown(health.broker_problem(settings) or "broker unreachable")
     return {labels[0]: int(n) for labels, n in found.get("paiju_queue_depth", [])}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from workers import metrics
+from ops import metrics
 
 
 class ResponseCounts:

@@ -3,7 +3,7 @@
 ``/metrics`` is what this process recorded (commands, when a worker runs in it) and what is
 read when scraped: queue depth in Redis, open streams, each projection's lag behind the store
 head, timers due, rate-limit refusals (``limits.COUNTS``). ``/readyz`` is 200 when the store and the
-broker answer, else 503, and reports every part (``workers.health.assess``): its problems
+broker answer, else 503, and reports every part (``ops.health.assess``): its problems
 ("no worker heartbeat for 42 s", "projector points stopped at position …"). None of them
 needs a key: serve them on the operators' network only.
 """
@@ -20,9 +20,10 @@ from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.registry import Collector
 from starlette.concurrency import run_in_threadpool
 
+from ops import health, metrics_serve
 from services.api.context import ApiContext
 from services.api.limits import COUNTS
-from workers import health, metrics_serve
+from workers.queue_depth import queue_depth
 
 router = APIRouter(tags=["operations"])
 
@@ -76,7 +77,7 @@ def registry_of(ctx: ApiContext) -> CollectorRegistry:
     registry = getattr(ctx, "_ops_registry", None)
     if registry is None:
         registry = metrics_serve.process_registry(
-            metrics_serve.queue_depth(ctx.settings), _streams(ctx), _store_gauges(ctx),
+            queue_depth(ctx.settings), _streams(ctx), _store_gauges(ctx),
             _RateLimitCounts(),
         )
         ctx._ops_registry = registry  # type: ignore[attr-defined]

@@ -1,7 +1,7 @@
 """``paiju health [--store URL] [--part NAME ...] [--json]``: is each part up, and what is wrong.
 
 Looks at the store and the broker itself and reads every part's heartbeat
-(``workers.health``), then prints one line a part:
+(``ops.health``), then prints one line a part:
 
     store: ok
     broker: ok
@@ -27,7 +27,7 @@ from services.cli.stores import STORE_HELP
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from workers.health import PARTS
+    from ops.health import PARTS
 
     parser.add_argument("--store", metavar="URL", help=STORE_HELP.replace(
         "default $PAIJU_STORE", "default $PAIJU_STORE_URL, $PAIJU_STORE"))  # fmt: skip
@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command("health", writes=False)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from workers.health import assess
+    from ops.health import assess
 
     out = out or sys.stdout
     report = assess(settings_or_fail(args.store), args.part)

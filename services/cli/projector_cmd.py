@@ -47,9 +47,9 @@ def chosen(only: list[str] | None) -> list[Projection]:
 @command("projector", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
+    from ops.health_parts import watched
     from readmodels.db import open_projection_db
     from readmodels.runner import Projector
-    from workers.health_parts import watched
     from workers.logging import configure_logging
 
     out = out or sys.stdout

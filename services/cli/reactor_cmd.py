@@ -52,8 +52,8 @@ def _store_choice(given: str | None, settings_url: str) -> StoreChoice:
 
 @command("reactor", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from ops.health_parts import watched
     from workers.app import create_app
-    from workers.health_parts import watched
     from workers.logging import configure_logging
     from workers.reactor.wiring import reactor_for
 

@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @command("timekeeper", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from events.store import open_store
+    from ops.health_parts import watched
     from workers.app import create_app
-    from workers.health_parts import watched
     from workers.logging import configure_logging
     from workers.resender import start_resender
     from workers.task import build_service

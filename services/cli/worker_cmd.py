@@ -65,8 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from ops.health_parts import watch_worker
     from workers.app import create_app
-    from workers.health_parts import watch_worker
     from workers.logging import configure_logging
 
     overrides = {} if args.concurrency is None else {"concurrency": args.concurrency}

@@ -12,10 +12,10 @@ import pytest
 import yaml
 from prometheus_client.registry import Collector
 
+from ops import metrics
 from services.api.context import ApiContext
 from services.api.routes_ops import registry_of
 from services.settings import load_settings
-from workers import metrics
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "faults"))
 from fault_kit import PrivateRedis  # noqa: E402
@@ -46,7 +46,7 @@ def names_of(collectors: Iterable[Collector]) -> set[str]:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[set[str]]:
-    """Every metric name Paiju serves: what the parts record (``workers.metrics``) and what the
+    """Every metric name Paiju serves: what the parts record (``ops.metrics``) and what the
     API reads when scraped (queue depth from a real Redis, the store's gauges, rate limits)."""
     made = metrics.metrics()
     recorded = names_of([made.commands, made.command_seconds, made.timers, made.lateness,

@@ -27,15 +27,15 @@ from deploy_kit import (
     paiju_services,
 )
 
+from ops import metrics_serve
+from ops.health import PARTS
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.cli.main import build_parser
 from services.serve import parts
 from services.settings import PREFIX, Settings, load_settings
-from workers import metrics_serve
 from workers.app import create_app
 from workers.client import submit
-from workers.health import PARTS
 from workers.queues import QueueNames
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -270,7 +270,7 @@ def test_the_readme_names_every_setting_deploy_sets() -> None:
 def test_without_a_webhook_compose_s_parts_load_and_health_expects_no_reactor(
     clean_environment,
 ) -> None:
-    from workers.health import expected_parts
+    from ops.health import expected_parts
 
     no_webhook = {k: v for k, v in OPERATOR_ENV.items() if not k.startswith("PAIJU_WEBHOOK_")}
     for variable, value in compose_env(compose_parts()["worker-effects"], no_webhook).items():

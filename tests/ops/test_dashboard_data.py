@@ -21,12 +21,12 @@ from events.outcomes import CommandOutcome
 from events.presence import AutoplayRequested, PenaltyAdjudicated, SeatDisconnected
 from events.store import open_store
 from events.store.base import EventStore
+from ops import health
 from services.api import dashboard_health as checks
 from services.api import dashboard_render as render
 from services.api.dashboard_data import Dashboard
 from services.api.dashboard_health import StoreLook
 from services.settings import load_settings
-from workers import health
 from workers.effects.outbox import SENDING, NewDelivery, open_outbox
 
 HANDS = (("1m",) * 14, ("2m",) * 13, ("3m",) * 13, ("4m",) * 13)

@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from ops_kit import Part, PrivateRedis, TcpRelay, free_port, samples, until
 from pg_reset import fresh_schema
 
+from ops.health import assess
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.settings import Settings, load_settings
-from workers.health import assess
 
 BEAT = {"heartbeat_seconds": 0.2, "heartbeat_stale_seconds": 2.0,
         "api_rate_limit_anonymous": "1000/second"}  # the tests poll /readyz

@@ -75,7 +75,7 @@ def _claim(outbox: object) -> list[object]:
 def test_a_part_whose_metrics_port_is_taken_runs_on_without_metrics(store_url: str) -> None:
     from ops_kit import free_port, scrape
 
-    from workers.metrics_serve import serve_metrics
+    from ops.metrics_serve import serve_metrics
 
     settings = load_settings(store_url=store_url, metrics_port=free_port())
     first = serve_metrics(settings)

@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 
+from ops.health import LocalBoard
 from services.serve import Embedded
 from services.settings import load_settings
-from workers.health import LocalBoard
 
 
 def parts_ready(address: str, timeout: float = 20.0) -> dict[str, Any]:

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Literal
 import httpx
 import structlog
 
+from ops.metrics import webhook_result
 from workers.effects.outbox import SENDING, Outbox
 from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signature_header
-from workers.metrics import webhook_result
 
 if TYPE_CHECKING:
     from services.settings import Settings

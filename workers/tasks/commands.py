@@ -29,10 +29,10 @@ from celery import shared_task
 from kombu import Queue
 
 from events.envelope import Actor
+from ops import metrics
 from services.rules.variants.versions import RulesVersionUnavailable
 from services.tables import TableBusyError
 from services.tables.runner import CommandOutcome, record_refusal, run_command
-from workers import metrics
 from workers.logging import correlation_of, get_logger
 from workers.queues import rules_queue
 from workers.task import PaijuTask

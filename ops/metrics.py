@@ -1,7 +1,7 @@
 """What the service counts, in Prometheus's terms: the calls the shell makes as things happen.
 
 Every process records into prometheus_client's default registry; a Celery prefork worker's
-children write theirs to files (multiprocess mode, ``workers.metrics_serve``), which the
+children write theirs to files (multiprocess mode, ``ops.metrics_serve``), which the
 worker's main process adds up when scraped. The metrics are made on first use, not at import:
 multiprocess mode must be switched on (``PROMETHEUS_MULTIPROC_DIR``) before the first metric
 exists, and ``paiju worker`` does that only once it knows its settings.

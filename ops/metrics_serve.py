@@ -1,6 +1,6 @@
 """Serving the metrics: one ``/metrics`` per process, a prefork worker's children added up.
 
-Two registries answer on one endpoint. The **recorded** one holds what ``workers.metrics``
+Two registries answer on one endpoint. The **recorded** one holds what ``ops.metrics``
 counts as things happen: prometheus_client's default registry, or, in a prefork worker, a
 ``MultiProcessCollector`` over the files its children write (``use_multiprocess``: the
 directory is wiped at start, and a child that exits is marked dead). The **read** one holds
@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,14 +26,11 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from services.settings import Settings
-from workers.queues import QueueNames
 
 log = structlog.get_logger("paiju.metrics")
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-PRIORITY_SEPARATOR = "\x06\x16"  # kombu's Redis transport: queue "commands" at priority 3
-PRIORITY_STEPS = (0, 3, 6, 9)  # is the list "commands\x06\x163"
 
 
 def multiprocess_dir() -> str | None:
@@ -45,11 +41,11 @@ def use_multiprocess(directory: str | None = None) -> tuple[Path, bool]:
     """Record this process's metrics, and its future children's, in files under ``directory``
     (else ``$PROMETHEUS_MULTIPROC_DIR``, else a fresh temporary directory), wiped of earlier
     runs' files first: a worker restarted with ``max_tasks_per_child`` would otherwise add up
-    every pid it ever had. Must run before the first metric is made (``workers.metrics``
+    every pid it ever had. Must run before the first metric is made (``ops.metrics``
     makes them on first use). The directory, and whether it was made here (to remove)."""
     from prometheus_client import values
 
-    from workers import metrics
+    from ops import metrics
 
     if metrics._made is not None:
         raise RuntimeError("metrics were recorded before multiprocess mode was switched on")
@@ -168,39 +164,3 @@ class Gauges(Collector):
             for label_values, value in samples:
                 family.add_metric(label_values, value)
             yield family
-
-
-def queue_depth(settings: Settings) -> Gauges:
-    """Messages waiting in each Celery queue (``LLEN`` of its lists in Redis) and delivered but
-    not acknowledged; ``paiju_broker_up`` 0 when Redis does not answer."""
-    import redis
-
-    client = None if settings.embedded else redis.Redis.from_url(
-        settings.broker_url, socket_timeout=1.0, socket_connect_timeout=1.0)  # fmt: skip
-    prefix = settings.key_prefix
-    lock = threading.Lock()
-
-    def read() -> Iterator[tuple[str, str, list[str], list[Any]]]:
-        if client is None:
-            return
-        try:
-            with lock, client.pipeline(transaction=False) as pipe:
-                for queue in QueueNames:
-                    for step in PRIORITY_STEPS:
-                        suffix = f"{PRIORITY_SEPARATOR}{step}" if step else ""
-                        pipe.llen(f"{prefix}{queue.value}{suffix}")
-                pipe.hlen(f"{prefix}unacked")
-                counts = pipe.execute()
-        except redis.RedisError as error:
-            log.warning("metrics.broker_unreachable", error=str(error))
-            yield "paiju_broker_up", "1 when Redis answered this scrape", [], [([], 0)]
-            return
-        steps = len(PRIORITY_STEPS)
-        depths = [([q.value], sum(counts[n * steps:(n + 1) * steps]))
-                  for n, q in enumerate(QueueNames)]  # fmt: skip
-        yield "paiju_broker_up", "1 when Redis answered this scrape", [], [([], 1)]
-        yield "paiju_queue_depth", "Messages waiting in each Celery queue", ["queue"], depths
-        yield ("paiju_queue_unacked", "Messages delivered to a worker and not yet acknowledged",
-               [], [([], counts[-1])])  # fmt: skip
-
-    return Gauges(read)

@@ -6,7 +6,7 @@
     watch_worker(app, settings)                          # paiju worker, before worker_main
 
 A heartbeat thread looks at the part every ``PAIJU_HEARTBEAT_SECONDS`` (its loop's own
-liveness stamp, its positions, its store) and writes what it saw (``workers.health``). The
+liveness stamp, its positions, its store) and writes what it saw (``ops.health``). The
 prefork worker's main process serves the sum of its children's metrics files and writes the
 worker's heartbeat; the children only record.
 """
@@ -23,9 +23,9 @@ import structlog
 from celery import Celery, signals
 from prometheus_client.registry import Collector
 
+from ops import metrics_serve
+from ops.health import Heartbeat, StoreLook, board_for, instance_name
 from services.settings import Settings
-from workers import metrics_serve
-from workers.health import Heartbeat, StoreLook, board_for, instance_name
 
 log = structlog.get_logger("paiju.health")
 Look = Callable[[], tuple[list[str], dict[str, Any]]]
