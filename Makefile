@@ -57,6 +57,7 @@ mutate-report: $(MUTATE_STAMP)
 
 lint: install
 	$(VENV)/bin/ruff check services events workers readmodels ops tests benchmarks
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff format --check services/rules events
 
 format: install
