@@ -7,7 +7,7 @@ directory is wiped at start, and a child that exits is marked dead). The **read*
 collectors that look when scraped (queue depth in Redis, open streams, projection lag, timers
 due): multiprocess mode forbids such collectors among the files, so they stay apart.
 
-    registry = process_registry(QueueDepth(settings))   # the API's, say
+    registry = process_registry(queue_depth(settings))  # the API's (workers.queue_depth)
     text = exposition(registry)                         # or serve_metrics(settings, registry)
 """
 

@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     concurrency: int = Field(default=2, ge=1, le=256)
     """Worker processes (prefork) or threads."""
     table_cache: int = Field(default=2048, ge=1)
-    """Tables each worker process keeps folded (``TableService.cached_tables``)."""
+    """Tables each worker process keeps folded (``TableService``'s ``cached_tables``, its ``KeptFolds``' limit)."""
     visibility_timeout: int = Field(default=60, ge=5)
     """Seconds before Redis hands an unacknowledged message to another worker. Commands take
     milliseconds and no task waits for an ETA, so a short one loses little on a crash."""

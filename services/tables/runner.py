@@ -1,11 +1,12 @@
 """One command from a message to its recorded outcome: parse, ``TableService.handle``, record.
 
 Whoever runs commands (a Celery worker, the timekeeper, a test) calls ``run_command`` with the
-command as JSON data and a command id (a due timer: ``fire_timer``, the same path), and gets a ``CommandOutcome`` back, recorded in the
-store under that id. Input that is not a command is refused with what was wrong, never raised:
-a message that cannot be parsed must still end in an outcome its sender can read. An id that
-already has an outcome is answered with it, before anything is decided again: a command that
-was refused stays refused, even if its redelivery would now be legal.
+command as JSON data and a command id (a due timer: ``fire_timer``, the same path), and gets a
+``CommandOutcome`` back, recorded in the store under that id. Input that is not a command is
+refused with what was wrong, never raised: a message that cannot be parsed must still end in an
+outcome its sender can read. An id that already has an outcome is answered with it, before
+anything is decided again: a command that was refused stays refused, even if its redelivery
+would now be legal.
 
 ``TableBusyError`` (other writers kept winning), ``RulesVersionUnavailable`` (the table's rules
 version is not one this process has) and a store that cannot be reached are raised: nothing

@@ -89,7 +89,6 @@ class TableService:
         self.store = store
         self.snapshot_every = snapshot_every
         self.max_attempts = max_attempts
-        self.cached_tables = cached_tables
         self.snapshot_key = snapshot_key
         self.chosen_deals = chosen_deals
         if rules_version is not None:
