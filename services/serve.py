@@ -71,7 +71,7 @@ class Embedded:
         self.beats = [embedded_worker_beat(self.settings).start()]
         self.timekeeper = Timekeeper(self.store, fire_inline(build_service(self.settings)))  # type: ignore[arg-type]
         self._part("timekeeper", self.timekeeper)
-        resender = resender_for(self.store, self.settings.resend_after, self.app)  # type: ignore[arg-type]
+        resender = resender_for(self.store, self.app)  # type: ignore[arg-type]
         self._thread("resender", resender.run)
         self.projector = embedded_projector(self.settings)
         self._part("projector", self.projector)

@@ -81,16 +81,18 @@ def _task_arguments(request: CommandRequest) -> dict[str, Any]:
     }
 
 
-def resender_for(store: RequestStore, resend_after: float, app: Celery) -> Resender:
-    """Sends again after ``resend_after`` s, each claim leased for twice that."""
-    return Resender(store, app, older_than=resend_after, lease=2 * resend_after)
+def resender_for(store: RequestStore, app: Celery) -> Resender:
+    """Sends again after the app's ``PAIJU_RESEND_AFTER`` seconds, each claim leased for twice
+    that."""
+    after = app.settings.resend_after  # type: ignore[attr-defined]
+    return Resender(store, app, older_than=after, lease=2 * after)
 
 
 def start_resender(store: object, app: Celery, stop: threading.Event) -> threading.Thread | None:
     """The resender in a daemon thread until ``stop`` (None when the store keeps no requests)."""
     if not isinstance(store, RequestStore):
         return None
-    resender = resender_for(store, app.settings.resend_after, app)  # type: ignore[attr-defined]
+    resender = resender_for(store, app)
     thread = threading.Thread(target=resender.run, args=(stop,), name="resender", daemon=True)
     thread.start()
     return thread
