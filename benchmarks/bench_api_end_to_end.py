@@ -4,8 +4,8 @@ The service as processes on a private Redis and a PostgreSQL schema of its own: 
 api``, ``--workers`` ``paiju worker`` processes (``--concurrency`` each) and a timekeeper.
 ``paiju demo``'s client (``services/demo/http_demo.py``) plays ``--tables`` tables of bots in
 this process, exactly as in ``make run`` but with no thinking time and no idle seat: each seat
-follows its own stream, reads its view and legal commands when the table waits on it, and
-posts its move with ``If-Match: v``; the move's first event is then ``v + 1``, and its latency
+follows its own stream and moves with one request when the stream (or its last command's
+answer) offers it a choice (``services/demo/player.py``), posting with ``If-Match: v``; the move's first event is then ``v + 1``, and its latency
 is from just before the POST to that event arriving on the acting seat's stream. The first
 ``--warmup`` seconds are not counted. Moves per second = accepted moves / counted seconds.
 CPU of each process (its tree: a prefork worker's pool too) over the counted seconds.
@@ -35,8 +35,10 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=1, help="each worker's processes")
+    parser.add_argument("--sharded", action="store_true",
+                        help="one command shard per worker: a table's commands meet one worker")
     args = parser.parse_args()
-    with service(args.workers, args.concurrency) as running:
+    with service(args.workers, args.concurrency, sharded=args.sharded) as running:
         plan = Plan(tables=args.tables, seconds=args.warmup + args.seconds, idle_seat=None,
                     prefix=f"e2e-{uuid.uuid4().hex[:6]}", timing={"turn": 60, "claim": 30},
                     pace=0, measure=True)  # fmt: skip
@@ -72,6 +74,8 @@ def main() -> None:
           f"p90 {percentile(ms, 90):.1f}, p99 {percentile(ms, 99):.1f}, max {max(ms):.1f}")
     print("CPU over the counted window (share of one core): " + ", ".join(
         f"{n} {u / counted:.2f}" for n, u in used.items()))  # fmt: skip
+    print("CPU per accepted move: " + ", ".join(
+        f"{n} {u / max(1, moves) * 1000:.2f} ms" for n, u in used.items()))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -48,9 +48,10 @@ def wait_answering(base: str, timeout: float = 60) -> None:
 
 @contextlib.contextmanager
 def service(workers: int, concurrency: int, extra_env: dict[str, str] | None = None,
-            timekeeper: bool = True) -> Iterator[Service]:  # fmt: skip
+            timekeeper: bool = True, sharded: bool = False) -> Iterator[Service]:  # fmt: skip
     """A private redis-server, a fresh PostgreSQL schema, one ``paiju api``, ``workers``
-    ``paiju worker`` processes (``concurrency`` each) and a timekeeper, stopped at the end."""
+    ``paiju worker`` processes (``concurrency`` each) and a timekeeper, stopped at the end.
+    ``sharded``: one command shard per worker (``PAIJU_COMMAND_SHARDS``)."""
     with private_redis() as redis_url, pg_schema() as store_url:
         port = free_port()
         env = {**{k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")},
@@ -60,6 +61,8 @@ def service(workers: int, concurrency: int, extra_env: dict[str, str] | None = N
                # many streams per seat (the fan-out benchmark): connects are limited per seat
                "PAIJU_API_RATE_LIMIT_STREAM_CONNECTS": "100000/minute",
                **(extra_env or {})}  # fmt: skip
+        if sharded and workers > 1:
+            env["PAIJU_COMMAND_SHARDS"] = str(workers)
         open_store(store_url).close()  # migrated once, before the processes race to do it
         keys = KeyStore(store_url)
         key = keys.create(["tables", "tokens"], "benchmark").token
@@ -69,7 +72,11 @@ def service(workers: int, concurrency: int, extra_env: dict[str, str] | None = N
                                   "--queues", "commands"] for n in range(workers)}  # fmt: skip
         if timekeeper:
             argvs["timekeeper"] = [*PAIJU, "timekeeper"]
-        processes = {name: subprocess.Popen(argv, env=env, cwd=ROOT, start_new_session=True)
+        def env_of(name: str) -> dict[str, str]:
+            shard = name.removeprefix("worker-")
+            return env | {"PAIJU_COMMAND_SHARD": shard} if "PAIJU_COMMAND_SHARDS" in env and shard != name else env
+
+        processes = {name: subprocess.Popen(argv, env=env_of(name), cwd=ROOT, start_new_session=True)
                      for name, argv in argvs.items()}  # fmt: skip
         try:
             base = f"http://127.0.0.1:{port}"

@@ -34,9 +34,10 @@ import httpx
 from bench_api_kit import cpu_seconds, rss_mib, service
 from bench_timers import percentile
 
-from services.demo.http_demo import server_sent_events
+from services.demo.player import server_sent_events
 from services.demo.seat_bot import choose
 from services.demo.seating import checked, platform_headers
+from services.tables.options import ALWAYS_OPEN
 
 PLAYERS = ("ann", "bo", "cy", "di")
 
@@ -81,17 +82,21 @@ async def one_move(client: httpx.AsyncClient, key: str, table: Watched, rng: ran
     """Post the next move of ``table`` (or deal, between hands); the POST's start time, and the
     version its first event will have."""
     auth = [{"Authorization": f"Bearer {t}"} for t in table.tokens]
-    view = checked(await client.get(f"/v1/tables/{table.table_id}/view", headers=auth[0]), "view")
-    awaited = [s for w in view["waits"] for s in w["seats"]]
-    if not awaited:  # the hand is over: the platform deals (timed like a move)
+    # the seat with a choice (a claim window names only the asked seat itself, so each seat
+    # looks at its own options: seat 0's view alone took a window it was not asked in for a
+    # hand's end, and dealt)
+    for seat in range(4):
+        legal = checked(await client.get(f"/v1/tables/{table.table_id}/seats/{seat}/legal", headers=auth[seat]), "legal")
+        if any(c["command"] not in ALWAYS_OPEN for c in legal["commands"]):
+            break
+    else:  # the hand is over: the platform deals (timed like a move)
+        view = checked(await client.get(f"/v1/tables/{table.table_id}/view", headers=auth[0]), "view")
         started = time.perf_counter()
         dealt = checked(await client.post(f"/v1/tables/{table.table_id}/hands", headers=platform_headers(
             key, f"{table.table_id}/deal-{view['hands_played'] + 1}")), "deal")  # fmt: skip
         table.version = dealt["last_version"]
         return started
-    seat = awaited[0]
     view = checked(await client.get(f"/v1/tables/{table.table_id}/view", headers=auth[seat]), "view")
-    legal = checked(await client.get(f"/v1/tables/{table.table_id}/seats/{seat}/legal", headers=auth[seat]), "legal")
     command = choose(view, seat, legal["commands"], rng)
     assert command is not None
     started = time.perf_counter()
@@ -105,7 +110,9 @@ async def one_move(client: httpx.AsyncClient, key: str, table: Watched, rng: ran
 
 
 async def run(layout: str, streams: int, idle: float, moves: int) -> dict[str, Any]:
-    with service(workers=1, concurrency=1, timekeeper=False) as running:
+    # 100 streams a seat: a seat watched from many devices opens more than its 30 a minute
+    wide_open = {"PAIJU_API_RATE_LIMIT_STREAM_CONNECTS": "1000/second", "PAIJU_API_MAX_STREAMS": "100"}
+    with service(workers=1, concurrency=1, extra_env=wide_open, timekeeper=False) as running:
         api_pid = running.pids["api"]
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=32)
         async with httpx.AsyncClient(base_url=running.api, timeout=30, limits=limits) as client:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import events.hand  # noqa: F401  (registers the event types the projections upcast)
+import services.rules.events.hand  # noqa: F401  (registers the event types the projections upcast)
 from events.envelope import RecordedEvent
 from events.store import open_store
 from events.store.base import EventStore

@@ -1,10 +1,10 @@
 """Every number the service takes from outside, bounded: each limit named once, here.
 
 The engine's command models (``services.rules.table.commands``), the events a platform's
-requests become (``events.rooms``, ``events.accounts``) and the API's request models and
-query parameters (``services.api.routes_*``) all take their bounds from this module, so a
-number is refused at the edge (422, naming the field and its limit) and nothing past it ever
-meets a value no read model can hold.
+requests become (``services.rules.events.rooms``, ``services.rules.events.accounts``) and the
+API's request models and query parameters (``services.api.routes_*``) all take their bounds
+from this module, so a number is refused at the edge (422, naming the field and its limit)
+and nothing past it ever meets a value no read model can hold.
 
 Why these values hold: every read-model integer is a 64-bit signed integer (PostgreSQL
 ``bigint``, SQLite ``INTEGER``: ``READ_MODEL_INT_MAX``). 上海 and the 宝 variants multiply the

@@ -16,7 +16,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from events.envelope import Actor, ActorKind, utc_now
+from events.envelope import Actor, ActorKind, RecordedEvent, utc_now
 
 OutcomeStatus = Literal["accepted", "refused"]
 
@@ -61,6 +61,20 @@ def bounded_reason(reason: str) -> str:
     return reason[: MAX_REASON_CHARS - 1] + "…"
 
 
+def receipt_of(outcome: CommandOutcome, events: list[RecordedEvent],
+               recorded_at: datetime | None = None) -> CommandOutcome:  # fmt: skip
+    """``outcome`` naming ``events``: their versions and positions (no events: none named),
+    recorded at ``recorded_at`` (None: when the last of them was, as an append records it with
+    them, either store)."""
+    if not events:
+        return outcome.model_copy(update={"recorded_at": recorded_at or outcome.recorded_at})
+    first, last = events[0], events[-1]
+    return outcome.model_copy(update={
+        "first_version": first.version, "last_version": last.version,
+        "first_position": first.position, "last_position": last.position,
+        "recorded_at": recorded_at or last.recorded_at})  # fmt: skip
+
+
 class OutcomeTimeoutError(TimeoutError):
     """No outcome was recorded for the command in the time given."""
 
@@ -88,6 +102,15 @@ class OutcomeStore(Protocol):
     ) -> list[CommandOutcome]:
         """The refusals of commands a seat sent at a table, in the order they were recorded,
         those with ``sequence > after``."""
+        ...
+
+    def refusals_after(self, after: int = 0, limit: int = 500) -> list[CommandOutcome]:
+        """Every table's refusals with ``sequence > after``, in the order they were recorded
+        (an API process's follower: which tables' streams have a refusal to tell)."""
+        ...
+
+    def last_outcome_sequence(self) -> int:
+        """The sequence of the last outcome recorded (0: none yet)."""
         ...
 
 

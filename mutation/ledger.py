@@ -4,7 +4,8 @@ A session (``mutation/work/sessions``) is a working file: gitignored, gone on a 
 outcome (the counts, each survivor, how long the run took, and the digest of the source it ran
 on) is written here whenever the report is made, so ``docs/testing.md`` can be regenerated from
 any clone and a run of five hours is never lost with the machine it ran on. A module whose
-source changed since its ledger was written is reported stale, never as a current result.
+source changed since its ledger was written is reported stale, never as a current result, unless
+only the paths of its imports changed (``body_digest``: every mutant is where it was).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mutation.config import HERE, slug, source_digest
+from mutation.config import HERE, body_digest, slug, source_digest
 
 if TYPE_CHECKING:
     from mutation.report import Session
@@ -30,9 +31,12 @@ def path(module: str) -> Path:
 def save(session: Session) -> None:
     """``session``'s outcome written to its ledger (survivors in line order)."""
     meta = dict(session.meta or {})
+    source = meta.pop("source", None)
+    current = source == source_digest(session.module)
     data = {
         "module": session.module,
-        "source": meta.pop("source", None),
+        "source": source,
+        "body": meta.pop("body", None) or (body_digest(session.module) if current else None),
         **{k: getattr(session, k) for k in COUNTS},
         "survivors": [
             {k: v for k, v in asdict(s).items() if k != "module"} for s in session.survivors
@@ -53,12 +57,12 @@ def load(module: str) -> Session | None:
     if not p.exists():
         return None
     data = json.loads(p.read_text(encoding="utf-8"))
-    meta = {"source": data["source"], **data.get("run", {})}
+    meta = {"source": data["source"], "body": data.get("body"), **data.get("run", {})}
     return Session(
         module,
         **{k: int(data[k]) for k in COUNTS},
         survivors=tuple(Survivor(module=module, **s) for s in data["survivors"]),
-        stale=data["source"] != source_digest(module),
+        stale=data["source"] != source_digest(module) and data.get("body") != body_digest(module),
         meta=meta,
     )
 

@@ -140,7 +140,14 @@ everything.
 running, six runs of `.ci/run` on fresh clones: pytest took 279.7, 288.9, 291.7, 294.7, 299.3
 and 307.6 s (median 4:53; `.ci/run` whole, the virtualenv's install included, 314-358 s), with
 406-452 s user and 47-59 s system CPU in the suite's processes and about 75 s more in the
-shared PostgreSQL. At the budget, not under it with room: one run in six went over. The next
+shared PostgreSQL. At the budget, not under it with room: one run in six went over.
+
+The box is not always that fast. On 2026-12-07 (a fresh machine of the same kind) the same
+commit `fd23e52` took 443.1 s of pytest (627 s user CPU), and the issue 23 ladder's head right
+after it 430.0 s (615 s user), back to back, nothing else running: the ladder cost nothing (a
+ratio of 0.97), the machine a third more CPU for the same work. CI's own run of that head took
+700 s. The suite is CPU-bound (user CPU over two cores is most of its wall time), so its time
+follows the machine's speed: figures are compared against a peer run the same day. The next
 cut is issue 24's cost per move, which every test that plays over HTTP pays. What keeps it
 there:
 - five processes, whole files each (`--dist loadfile`), the longest files first
@@ -153,7 +160,8 @@ there:
 
 ## Mutation testing
 
-`make mutate` runs cosmic-ray 8.7 over every module of `services/rules/` and `events/hashchain.py`,
+`make mutate` runs cosmic-ray 8.7 over every module of `services/rules/` but the event payloads
+(`services/rules/events/`, shapes and bounds, never in scope) and over `events/hashchain.py`,
 `events/envelope.py`; `make mutate MODULE=services/rules/kadang.py` over one. The target installs
 the `mutate` extra (not part of CI); it is never run in CI. How it works:
 
@@ -181,6 +189,9 @@ the `mutate` extra (not part of CI); it is never run in CI. How it works:
   (gitignored); it is created only when absent or when the module's source changed, so an
   interrupted run goes on where it stopped. `make mutate MODULE=... RETRY=survivors` runs a
   module's survivors again after a test was added (and any mutant whose worker failed).
+- **Kept across moves**: a result stays current when only the paths of a module's imports
+  changed since its run (the payloads moved from `events/` into the engine in issue 23): every
+  mutant keeps its line and column (`body_digest` in `mutation/config.py`).
 - **Kept**: each session's outcome (counts, survivors, time taken, the digest of the source it
   ran on) is written to `mutation/results/<module>.json`, which is committed: the report is
   made from any clone, a module whose ledger matches its source is not run again (`RERUN=1`

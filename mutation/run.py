@@ -31,6 +31,7 @@ from mutation.config import (
     TestsMap,
     annotation_spans,
     annotations_inert,
+    body_digest,
     operator_kept,
     slug,
     source_digest,
@@ -236,7 +237,12 @@ def run_module(
         why = "new session" if not db.exists() else "the module changed: a new session"
         n = init_session(module, config, db)
         print(f"{module}: {why}, {n} mutants")
-        meta = {"source": digest, "elapsed_seconds": 0.0, "mutants_run": 0}
+        meta = {
+            "source": digest,
+            "body": body_digest(module),
+            "elapsed_seconds": 0.0,
+            "mutants_run": 0,
+        }
     if retry == "survivors":
         with closing(sqlite3.connect(db)) as conn, conn:
             conn.execute(
@@ -304,7 +310,12 @@ def _keep_empty(module: str, jobs: int) -> None:
     baseline, which for the table's modules costs minutes of tests for nothing to kill."""
     from mutation.report import Session
 
-    meta = {"source": source_digest(module), "elapsed_seconds": 0.0, "mutants_run": 0}
+    meta = {
+        "source": source_digest(module),
+        "body": body_digest(module),
+        "elapsed_seconds": 0.0,
+        "mutants_run": 0,
+    }
     ledger.save(Session(module, meta={**meta, "workers": jobs}))
     print(f"{module}: no mutants (nothing an operator changes); kept as run")
 

@@ -33,7 +33,7 @@ from services.rules.table.commands import AnyCommand
 if TYPE_CHECKING:
     from events.outcomes import CommandOutcome
 
-COMMAND_TASK = "paiju.commands.handle"  # workers.tasks.commands.COMMAND_TASK (which imports this)
+COMMAND_TASK = "paiju.commands.handle"  # workers.queues.COMMAND_TASK (ops stands below the workers)
 
 log = structlog.get_logger("paiju.metrics")
 

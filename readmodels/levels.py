@@ -5,7 +5,7 @@ seat they held, at every table of that variant: +3 to each winner, −1 to each 
 nothing on a drawn hand, −3 to a seat that left and nothing to the others. The rules decided
 those numbers when the hand was settled; this projection only adds them up. The title is
 ``003``'s ladder (白丁 below 0, 书童 0–10, …, 状元 15611–22650, 大学士 from 22651), taken from
-``services.rules.shanghai_counters``, with the next title and the score still needed to reach
+``services.rules.levels``, with the next title and the score still needed to reach
 it. The ladder is part of this projection's code: a change to it is a new ``code_version``,
 rebuilt beside the old (title_rules_v1).
 """
@@ -17,7 +17,7 @@ from typing import ClassVar
 from events.envelope import RecordedEvent
 from readmodels.base import Rows, TableSpec
 from readmodels.seating import payload_of, seats_of, seats_spec, table_opened
-from services.rules.shanghai_counters import level_grade, level_title, next_level_title
+from services.rules.levels import level_grade, level_title, next_level_title
 
 SEATS = seats_spec("levels_seats")
 LEVELS = TableSpec(

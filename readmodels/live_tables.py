@@ -30,8 +30,8 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from events.envelope import RecordedEvent
-from events.hand import RULES_BEFORE_VERSIONS
 from readmodels.base import Rows, TableSpec
+from services.rules.events.hand import RULES_BEFORE_VERSIONS
 from services.rules.variants.timing import with_overrides
 from services.rules.variants.versions import variant_in
 

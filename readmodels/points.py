@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import events.accounts  # noqa: F401  (registers the shapes that upcast reads)
-import events.hand  # noqa: F401
-import events.presence  # noqa: F401
+import services.rules.events.accounts  # noqa: F401  (registers the shapes that upcast reads)
+import services.rules.events.hand  # noqa: F401
+import services.rules.events.presence  # noqa: F401
 from events.envelope import RecordedEvent
 from events.registry import registry
 from readmodels.base import Rows, TableSpec

@@ -9,8 +9,8 @@ A room is the platform's (decision 18, ``services.rooms``); a table's room is th
   the live list shows;
 - its seated players are its four, less the seats that left in this series (托管 plays a
   leaver's seat to the end of the hand, but the player has gone);
-- **tables waiting for players**: a room's forming table (``events.rooms``, on the room's
-  stream ``room:<id>``) waits from the room's ``room_configured``, and from each
+- **tables waiting for players**: a room's forming table (``services.rules.events.rooms``, on
+  the room's stream ``room:<id>``) waits from the room's ``room_configured``, and from each
   ``room_table_started`` (the room forms its next table), while it has a free seat: a player
   sits (``player_seated``) and stands up (``player_left_room``) before it starts. The forming
   table's row (``rooms_forming``) names its seats, free seats and ready players, and the

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from events.accounts import AdjustmentKind, PointsAdjusted
 from events.envelope import Actor, RecordedEvent, check_id
 from events.registry import registry
 from events.store.base import ConcurrencyError, EventStore
 from services.rooms.account import adjustment_refusal, fold_account
 from services.rules import RULES_VERSION
+from services.rules.events.accounts import AdjustmentKind, PointsAdjusted
 
 ATTEMPTS = 8
 

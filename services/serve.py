@@ -33,18 +33,15 @@ from typing import TextIO
 
 import structlog
 
-from events.store import open_store
 from ops.health_parts import embedded_worker_beat, watched
 from readmodels.runner import Projector
 from services.demo.http_demo import HttpDemo, Plan
 from services.settings import Settings
-from workers.app import create_app
 from workers.embedded import EmbeddedWorker
+from workers.parts import Parts
 from workers.reactor.runner import Reactor
-from workers.reactor.wiring import reactor_for
 from workers.resender import resender_for
-from workers.task import build_service
-from workers.timekeeper import Timekeeper, fire_inline
+from workers.timekeeper import Timekeeper
 
 log = structlog.get_logger("paiju.serve")
 
@@ -64,25 +61,27 @@ class Embedded:
     threads: list[threading.Thread] = field(default_factory=list)
 
     def start(self) -> None:
-        self.app = create_app(self.settings)
+        # one set of parts for every thread: one store, one cache of folds, one app
+        self.parts = Parts(self.settings)
+        self.app = self.parts.app
         self.worker = EmbeddedWorker(self.app, concurrency=self.settings.concurrency)
         self.worker.start()
-        self.store = open_store(self.settings.store_url)  # made here: the beats look at it
+        self.store = self.parts.store()  # made here: the beats look at it
         self.beats = [embedded_worker_beat(self.settings).start()]
-        self.timekeeper = Timekeeper(self.store, fire_inline(build_service(self.settings)))  # type: ignore[arg-type]
+        self.timekeeper = self.parts.timekeeper()  # firing here, on the parts' table service
         self._part("timekeeper", self.timekeeper)
         resender = resender_for(self.store, self.app)  # type: ignore[arg-type]
         self._thread("resender", resender.run)
-        self.projector = embedded_projector(self.settings)
+        self.projector = self.parts.projector()
         self._part("projector", self.projector)
-        self.reactor = reactor_for(self.settings, self.store, app=self.app)  # None: no webhook
+        self.reactor = self.parts.reactor()  # None: no webhook
         if self.reactor is not None:  # it dispatches to the effects queue, which the worker serves
             self._part("reactor", self.reactor)
         self.api = None
         if self.with_api:  # the platform's HTTP API, on this process's app and worker thread
             from services.api.run import RunningApi
 
-            self.api = RunningApi(self.settings, app=self.app, any_port_if_taken=True).__enter__()
+            self.api = RunningApi(self.settings, parts=self.parts, any_port_if_taken=True).__enter__()
         self.demo: HttpDemo | None = None
         self.demo_key: str | None = None
         if self.demo_tables:
@@ -129,7 +128,8 @@ class Embedded:
         self.worker.stop()
         if self.reactor is not None:
             self.reactor.outbox.close()
-        self.store.close()
+        self.projector.db.close()  # its own database, apart from the parts' read models
+        self.parts.close()
 
 
 @dataclass
@@ -167,15 +167,6 @@ def demo_plan(service: Embedded) -> Plan:
     timing = {**TIMING, **service.settings.default_timing()}  # PAIJU_TURN_SECONDS and friends
     return Plan(tables=service.demo_tables, hands=service.demo_hands, pace=service.demo_pace,
                 idle_seat=service.demo_idle_seat, timing=timing)  # fmt: skip
-
-
-def embedded_projector(settings: Settings) -> Projector:
-    """The read models kept in this process: every projection of the catalog."""
-    from readmodels import catalog
-    from readmodels.db import open_projection_db
-
-    store = open_store(settings.store_url)
-    return Projector(store, open_projection_db(settings.store_url), catalog.ALL)
 
 
 def parts(

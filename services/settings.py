@@ -15,6 +15,7 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -82,6 +83,12 @@ class Settings(BaseSettings):
     claim_seconds: Seconds | None = None
     autoplay_window_seconds: Seconds | None = None
     reconnect_grace_seconds: Seconds | None = None
+    command_shards: int = Field(default=1, ge=1, le=64)
+    """Queues a table's commands are spread over by its id (``commands.shard.<i>``; 1: the one
+    ``commands`` queue). Every process that sends commands and every worker must agree."""
+    command_shard: int | None = Field(default=None, ge=0, le=63)
+    """The one shard this worker serves (with ``commands``), so a table's commands meet the
+    fold this worker keeps of it; None: every shard (any command, no affinity)."""
     rules_queues_only: bool = False
     """A worker told to serve ``commands`` serves only the hand-back queues of the rules
     versions it has (``commands.rules.<version>``), not ``commands`` itself: the previous
@@ -178,6 +185,15 @@ class Settings(BaseSettings):
     def _token_secret_long_enough(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and len(value.get_secret_value().encode()) < 32:
             raise ValueError("must be at least 32 bytes")
+        return value
+
+    @field_validator("command_shard")
+    @classmethod
+    def _shard_among_shards(cls, value: int | None, info: ValidationInfo) -> int | None:
+        shards = info.data.get("command_shards", 1)
+        if value is not None and value >= shards:
+            raise ValueError(f"shard {value} is not one of the {shards} command shards"
+                             f" (PAIJU_COMMAND_SHARDS): 0 to {shards - 1}")  # fmt: skip
         return value
 
     def snapshot_key_bytes(self) -> bytes | None:

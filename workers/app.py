@@ -19,16 +19,18 @@ from kombu import Queue
 
 import workers.logging  # noqa: F401  (connects the logging signals for every app)
 from services.settings import Settings, load_settings
-from workers.queues import ROUTES, QueueNames, rules_queues
+from workers.queues import ROUTES, QueueNames, is_command_queue, rules_queues, shard_queues
 
 TASK_MODULES = ("workers.tasks.commands", "workers.tasks.effects")
 """Modules whose ``shared_task``s every app runs; a new task module is added here."""
 
 
 class PaijuCelery(Celery):
-    """A Celery app that carries the ``Settings`` it was made from (tasks read them)."""
+    """A Celery app that carries the ``Settings`` it was made from (tasks read them) and its
+    process's parts (``workers.parts.Parts``, the composition root, set by the root)."""
 
     settings: Settings
+    parts: Any = None
 
 
 def transport_options(settings: Settings) -> dict[str, Any]:
@@ -79,6 +81,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_queues": [
             *(Queue(name.value, routing_key=name.value) for name in QueueNames),
             *(Queue(name, routing_key=name) for name in rules_queues()),
+            *(Queue(name, routing_key=name) for name in shard_queues(settings.command_shards)),
         ],
         "task_default_queue": QueueNames.maintenance.value,
         "task_routes": ROUTES,
@@ -108,8 +111,9 @@ def serve_rules_queues_only(app: Celery) -> None:
     """Stop consuming ``commands`` (kept: the queues of the rules versions this worker has);
     run once the worker has its queues (``PAIJU_RULES_QUEUES_ONLY``)."""
     queues = app.amqp.queues
-    if QueueNames.commands.value in queues.consume_from and len(queues.consume_from) > 1:
-        queues.deselect([QueueNames.commands.value])
+    served = [name for name in queues.consume_from if is_command_queue(name)]
+    if served and len(queues.consume_from) > len(served):
+        queues.deselect(served)
 
 
 _app: PaijuCelery | None = None

@@ -11,7 +11,7 @@ import structlog
 
 from ops.metrics_serve import Gauges
 from services.settings import Settings
-from workers.queues import QueueNames
+from workers.queues import QueueNames, shard_queues
 
 log = structlog.get_logger("paiju.metrics")
 
@@ -28,16 +28,17 @@ def queue_depth(settings: Settings) -> Gauges:
         settings.broker_url, socket_timeout=1.0, socket_connect_timeout=1.0)  # fmt: skip
     prefix = settings.key_prefix
     lock = threading.Lock()
+    names = [*(q.value for q in QueueNames), *shard_queues(settings.command_shards)]
 
     def read() -> Iterator[tuple[str, str, list[str], list[Any]]]:
         if client is None:
             return
         try:
             with lock, client.pipeline(transaction=False) as pipe:
-                for queue in QueueNames:
+                for name in names:
                     for step in PRIORITY_STEPS:
                         suffix = f"{PRIORITY_SEPARATOR}{step}" if step else ""
-                        pipe.llen(f"{prefix}{queue.value}{suffix}")
+                        pipe.llen(f"{prefix}{name}{suffix}")
                 pipe.hlen(f"{prefix}unacked")
                 counts = pipe.execute()
         except redis.RedisError as error:
@@ -45,8 +46,8 @@ def queue_depth(settings: Settings) -> Gauges:
             yield "paiju_broker_up", "1 when Redis answered this scrape", [], [([], 0)]
             return
         steps = len(PRIORITY_STEPS)
-        depths = [([q.value], sum(counts[n * steps:(n + 1) * steps]))
-                  for n, q in enumerate(QueueNames)]  # fmt: skip
+        depths = [([name], sum(counts[n * steps:(n + 1) * steps]))
+                  for n, name in enumerate(names)]  # fmt: skip
         yield "paiju_broker_up", "1 when Redis answered this scrape", [], [([], 1)]
         yield "paiju_queue_depth", "Messages waiting in each Celery queue", ["queue"], depths
         yield ("paiju_queue_unacked", "Messages delivered to a worker and not yet acknowledged",

@@ -26,6 +26,9 @@ Contract (``EventStore``), the same for SQLite and PostgreSQL:
 * Sealed seeds (see ``events.fairness``) live in their own table, never in a stream.
 * ``timers``: an append may replace the stream's durable timers in its own transaction;
   see ``events.store.timers``.
+* ``outcome``: an append may record its command's accepted outcome in its own transaction
+  (one trip for the events and their receipt); an id with an outcome already appends nothing
+  (``OutcomeRecordedError``): the first outcome wins, and no event follows a refusal.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from events.envelope import (
     utc_now,
 )
 from events.hashchain import event_hash
+from events.outcomes import CommandOutcome
 from events.store.timers import Timer
 
 
@@ -89,6 +93,16 @@ class RejectedBatchError(StoreError):
         self.stream_id = stream_id
 
 
+class OutcomeRecordedError(StoreError):
+    """An append carrying an outcome found one recorded under its command id already (a
+    redelivery refused meanwhile): nothing was written, and that outcome is the answer."""
+
+    def __init__(self, command_id: str, stream_id: str) -> None:
+        super().__init__(f"command {command_id!r} already has an outcome; nothing was appended")
+        self.command_id = command_id
+        self.stream_id = stream_id
+
+
 class SeedError(StoreError):
     """A seed is missing, or a different seed is already sealed for that hand."""
 
@@ -114,13 +128,25 @@ class EventStore(Protocol):
         command_id: str | None = None,
         command: JSONDict | None = None,
         timers: Sequence[Timer] | None = None,
-    ) -> list[RecordedEvent]: ...
+        outcome: CommandOutcome | None = None,
+    ) -> list[RecordedEvent]:
+        """Record ``events`` after ``expected_version`` (``ConcurrencyError`` if the stream is
+        elsewhere); a ``command_id`` recorded before answers with its first events.
+
+        ``outcome`` (an accepted one, with ``command_id`` given): recorded in the same
+        transaction, its versions and positions the events', so a command costs one trip for
+        its events and its receipt; ``OutcomeRecordedError`` if the id has an outcome already."""
+        ...
 
     def find_command(
         self, command_id: str, stream_id: str, command: JSONDict | None
     ) -> list[RecordedEvent] | None: ...
 
     def read_stream(self, stream_id: str, from_version: int = 1) -> list[RecordedEvent]: ...
+
+    def read_event(self, stream_id: str, version: int) -> RecordedEvent | None:
+        """The one event at ``version`` of the stream (None: the stream is shorter)."""
+        ...
 
     def read_all(self, from_position: int = 0, limit: int = 1000) -> list[RecordedEvent]: ...
 
@@ -211,12 +237,20 @@ def draft_batch(
     return drafts
 
 
-def check_append_args(stream_id: str, expected_version: int, command_id: str | None) -> None:
+def check_append_args(stream_id: str, expected_version: int, command_id: str | None,
+                      outcome: CommandOutcome | None = None, count: int = 1) -> None:  # fmt: skip
     check_id("stream_id", stream_id)
     if expected_version < 0:
         raise ValueError("expected_version must be >= 0")
     if command_id is not None:
         check_id("command_id", command_id)
+    if outcome is not None and (
+        not outcome.accepted
+        or outcome.command_id != command_id
+        or outcome.table_id != stream_id
+        or count == 0
+    ):
+        raise ValueError("an append records only its own command's accepted outcome, with events")
 
 
 class InvalidEventError(ValueError):

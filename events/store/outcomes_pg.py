@@ -173,11 +173,25 @@ class PostgresOutcomes:
         self, table_id: str, seat: int, after: int = 0, limit: int = 100
     ) -> list[CommandOutcome]:
         check_id("table_id", table_id)
+        return self._refusals(
+            " AND table_id = %s AND actor_seat = %s", (table_id, seat), after, limit
+        )
+
+    def refusals_after(self, after: int = 0, limit: int = 500) -> list[CommandOutcome]:
+        return self._refusals("", (), after, limit)
+
+    def _refusals(self, where: str, params: tuple[Any, ...], after: int, limit: int
+                  ) -> list[CommandOutcome]:  # fmt: skip
+        """The refusals after ``after`` that also match ``where``, in the order recorded."""
         with self._pool.connection() as conn:
             rows = conn.execute(
-                f"SELECT {OUTCOME_COLUMNS} FROM command_outcomes WHERE table_id = %s"
-                " AND actor_seat = %s AND status = 'refused' AND sequence > %s"
-                " ORDER BY sequence LIMIT %s",
-                (table_id, seat, after, limit),
+                f"SELECT {OUTCOME_COLUMNS} FROM command_outcomes WHERE status = 'refused'{where}"
+                " AND sequence > %s ORDER BY sequence LIMIT %s",
+                (*params, after, limit),
             ).fetchall()
         return [outcome_from_row(r) for r in rows]
+
+    def last_outcome_sequence(self) -> int:
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM command_outcomes").fetchone()
+        return int(row[0]) if row is not None else 0

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from events.envelope import check_id
+from events.envelope import RecordedEvent, check_id
 from events.hashchain import format_time
-from events.outcomes import CommandOutcome
+from events.outcomes import CommandOutcome, receipt_of
 
 _RECORDED: dict[str, threading.Condition] = {}
 _RECORDED_LOCK = threading.Lock()
@@ -89,6 +89,14 @@ def outcome_params(outcome: CommandOutcome) -> tuple[Any, ...]:
     )
 
 
+_INSERT = (f"INSERT INTO command_outcomes ({OUTCOME_COLUMNS.split(',', 1)[1]})"
+           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")  # fmt: skip
+
+
+def _insert_params(outcome: CommandOutcome) -> tuple[Any, ...]:
+    return (*outcome_params(outcome), format_time(outcome.recorded_at))
+
+
 class SqliteOutcomes:
     """Needs the store's ``path``, ``poll_interval`` and per-thread ``_conn()``."""
 
@@ -102,20 +110,26 @@ class SqliteOutcomes:
     def record_outcome(self, outcome: CommandOutcome) -> CommandOutcome:
         check_id("command_id", outcome.command_id)
         check_id("table_id", outcome.table_id)
-        columns = OUTCOME_COLUMNS.split(",", 1)[1]
         with self._writer:  # this process's writers queue here, not in SQLite's busy handler
-            self._conn().execute(
-                f"INSERT INTO command_outcomes ({columns}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
-                " ON CONFLICT (command_id) DO NOTHING",
-                (*outcome_params(outcome), format_time(outcome.recorded_at)),
-            )
+            self._conn().execute(_INSERT + " ON CONFLICT (command_id) DO NOTHING",
+                                 _insert_params(outcome))  # fmt: skip
         recorded = self.load_outcome(outcome.command_id)
         assert recorded is not None  # just inserted, or there before: rows are never deleted
+        self._outcome_recorded(outcome.command_id)
+        return recorded
+
+    def _insert_outcome(self, conn: sqlite3.Connection, outcome: CommandOutcome,
+                        events: list[RecordedEvent]) -> None:  # fmt: skip
+        """In an append's transaction: its accepted outcome, naming the events it recorded,
+        recorded when they were."""
+        conn.execute(_INSERT, _insert_params(receipt_of(outcome, events)))
+
+    def _outcome_recorded(self, command_id: str) -> None:
+        """Wake this process's waiters on the file, and those of ``command_id``."""
         condition = _recorded_for(self.path)
         with condition:
             condition.notify_all()
-        _wake(self.path, outcome.command_id)
-        return recorded
+        _wake(self.path, command_id)
 
     def load_outcome(self, command_id: str) -> CommandOutcome | None:
         check_id("command_id", command_id)
@@ -144,14 +158,31 @@ class SqliteOutcomes:
         self, table_id: str, seat: int, after: int = 0, limit: int = 100
     ) -> list[CommandOutcome]:
         check_id("table_id", table_id)
+        return self._refusals(
+            " AND table_id = ? AND actor_seat = ?", (table_id, seat), after, limit
+        )
+
+    def refusals_after(self, after: int = 0, limit: int = 500) -> list[CommandOutcome]:
+        return self._refusals("", (), after, limit)
+
+    def _refusals(self, where: str, params: tuple[Any, ...], after: int, limit: int
+                  ) -> list[CommandOutcome]:  # fmt: skip
+        """The refusals after ``after`` that also match ``where``, in the order recorded."""
         rows = (
             self._conn()
             .execute(
-                f"SELECT {OUTCOME_COLUMNS} FROM command_outcomes WHERE table_id = ?"
-                " AND actor_seat = ? AND status = 'refused' AND sequence > ?"
-                " ORDER BY sequence LIMIT ?",
-                (table_id, seat, after, limit),
+                f"SELECT {OUTCOME_COLUMNS} FROM command_outcomes WHERE status = 'refused'{where}"
+                " AND sequence > ? ORDER BY sequence LIMIT ?",
+                (*params, after, limit),
             )
             .fetchall()
         )
         return [outcome_from_row(r) for r in rows]
+
+    def last_outcome_sequence(self) -> int:
+        row = (
+            self._conn()
+            .execute("SELECT COALESCE(MAX(sequence), 0) FROM command_outcomes")
+            .fetchone()
+        )
+        return int(row[0])

@@ -23,6 +23,7 @@ from events.hashchain import (
     event_hash_json,
     format_time,
 )
+from events.outcomes import CommandOutcome
 from events.store.timers import Timer
 
 SCALAR_EVENTS = 8  # batches up to this size travel as scalar parameters
@@ -55,7 +56,38 @@ def timer_steps(source: str) -> list[str]:
     ]
 
 
-def append_sql(count: int, with_command: bool, with_timers: bool = False) -> str:
+def outcome_step(count: int) -> str:
+    """The CTE that records the command's accepted outcome from the events just inserted
+    (``ev``), waking its waiters (``pg_notify`` on ``paiju_outcomes:<schema>`` with the
+    command id, delivered at commit). An id with an outcome already (a refusal, recorded
+    without the append lock) fails the primary key, and the whole append with it: ``_settle``
+    then finds the outcome and says so (``OutcomeRecordedError``)."""
+    last = "%(count)s::int" if count == MANY else str(count)
+    return (
+        "oc AS (INSERT INTO command_outcomes (command_id, table_id, status, first_version,"
+        " last_version, first_position, last_position, actor_kind, actor_seat, correlation_id,"
+        " recorded_at) SELECT %(command_id)s::text, %(stream)s::text, 'accepted',"
+        f" %(expected)s::int + 1, %(expected)s::int + {last}, min(ev.position), max(ev.position),"
+        " %(outcome_actor_kind)s::text, %(outcome_actor_seat)s::smallint,"
+        " %(outcome_correlation)s::text, %(outcome_at)s::timestamptz FROM ev"
+        " RETURNING pg_notify(%(outcome_channel)s::text, command_id))"
+    )
+
+
+def outcome_params(outcome: CommandOutcome, channel: str, at: str) -> dict[str, str | None]:
+    """The outcome step's parameters, as text like the rest; ``at``: its last event's time."""
+    seat, correlation = outcome.actor_seat, outcome.correlation_id
+    return {
+        "outcome_actor_kind": outcome.actor_kind,
+        "outcome_actor_seat": None if seat is None else f"{seat:d}",
+        "outcome_correlation": correlation,
+        "outcome_at": at,
+        "outcome_channel": channel,
+    }
+
+
+def append_sql(count: int, with_command: bool, with_timers: bool = False,
+               with_outcome: bool = False) -> str:  # fmt: skip
     """The append statement for ``count`` events (``MANY``: any number, as a JSON array).
 
     ``ok`` takes the lock, then yields one row if the stream continues from
@@ -107,6 +139,8 @@ def append_sql(count: int, with_command: bool, with_timers: bool = False) -> str
             f" %(actor_kind)s::text, %(actor_seat)s::smallint, {command}, %(rules_version)s::text,"
             f" %(prev)s::text, %(hash)s::text FROM {source} RETURNING position)"
         )
+        if with_outcome:
+            steps.append(outcome_step(count))
         return "WITH " + ", ".join(steps) + f" SELECT position, {notify} FROM ev"
     if count == MANY:
         rows = (
@@ -137,6 +171,8 @@ def append_sql(count: int, with_command: bool, with_timers: bool = False) -> str
         f" x.recorded_at, x.actor_kind, x.actor_seat, {command}, x.rules_version, x.prev_hash,"
         f" x.hash FROM {source}, {rows} ORDER BY x.version RETURNING e.version, e.position)"
     )
+    if with_outcome:
+        steps.append(outcome_step(count))
     return "WITH " + ", ".join(steps) + f" SELECT version, position, {notify} FROM ev"
 
 
@@ -145,9 +181,11 @@ class Statement:
 
     __slots__ = ("name", "names", "positional", "text")
 
-    def __init__(self, count: int, with_command: bool, with_timers: bool = False) -> None:
-        self.text = append_sql(count, with_command, with_timers)
-        self.name = f"paiju_append_{count}_{int(with_command)}{int(with_timers)}".encode()
+    def __init__(self, count: int, with_command: bool, with_timers: bool = False,
+                 with_outcome: bool = False) -> None:  # fmt: skip
+        self.text = append_sql(count, with_command, with_timers, with_outcome)
+        flags = f"{int(with_command)}{int(with_timers)}{int(with_outcome)}"
+        self.name = f"paiju_append_{count}_{flags}".encode()
         self.names: list[str] = []
 
         def number(match: re.Match[str]) -> str:
@@ -159,19 +197,22 @@ class Statement:
 
 
 APPEND_SQL = {
-    (n, c, t): Statement(n, c, t)
+    (n, c, t, o): Statement(n, c, t, o)
     for n in range(MANY + 1)
     for c in (False, True)
     for t in (False, True)
+    for o in ((False, True) if n and c else (False,))  # an outcome names a command's events
 }
 SETTLE = (
-    "SELECT c.stream_id, c.digest, c.first_version, c.last_version, h.version, h.hash"
+    "SELECT c.stream_id, c.digest, c.first_version, c.last_version, h.version, h.hash,"
+    " o.command_id IS NOT NULL"
     " FROM (SELECT 1) AS one"
     " LEFT JOIN commands c ON c.command_id = %(command_id)s::text"
+    " LEFT JOIN command_outcomes o ON o.command_id = %(command_id)s::text"
     " LEFT JOIN LATERAL (SELECT e.version, e.hash FROM events e WHERE e.stream_id = %(stream)s::text"
     " ORDER BY e.version DESC LIMIT 1) AS h ON true"
 )
-RETRYABLE = frozenset({"events_stream_version", "commands_pkey"})
+RETRYABLE = frozenset({"events_stream_version", "commands_pkey", "command_outcomes_pkey"})
 
 
 class Batch:
@@ -186,6 +227,7 @@ class Batch:
         "digest",
         "events",
         "expected_version",
+        "outcome",
         "payloads",
         "stream_id",
         "timers_json",
@@ -199,8 +241,10 @@ class Batch:
         command_id: str | None,
         command: JSONDict | None,
         timers: Sequence[Timer] | None = None,
+        outcome: CommandOutcome | None = None,
     ) -> None:
         self.stream_id = stream_id
+        self.outcome = outcome
         self.expected_version = expected_version
         self.events = events
         self.command_id = command_id

@@ -45,22 +45,20 @@ from typing import Any
 
 import psycopg
 from psycopg import pq, sql
-from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from events.envelope import JSONDict, NewEvent, RecordedEvent, check_id
-from events.fairness import commit_seed
 from events.hashchain import (
     GENESIS_HASH,
     command_digest,
 )
+from events.outcomes import CommandOutcome
 from events.store.base import (
     EVENT_COLUMNS,
     CommandConflictError,
     ConcurrencyError,
+    OutcomeRecordedError,
     RejectedBatchError,
-    SeedError,
-    Snapshot,
     StoreError,
     check_append_args,
     row_to_event,
@@ -77,8 +75,10 @@ from events.store.pg_append import (
     SETTLE,
     Batch,
     Statement,
+    outcome_params,
     pg_error,
 )
+from events.store.pg_kept import PostgresSeeds, PostgresSnapshots
 from events.store.pg_timers import PostgresTimers
 from events.store.pool_checks import pool_checks, still_serving
 from events.store.requests_pg import PostgresRequests
@@ -88,8 +88,8 @@ Row = tuple[Any, ...]
 
 
 class PostgresEventStore(
-    PostgresTimers, PostgresOutcomes, PostgresRequests
-):  # outcomes: events.store.outcomes_pg
+    PostgresTimers, PostgresOutcomes, PostgresRequests, PostgresSnapshots, PostgresSeeds
+):  # outcomes: events.store.outcomes_pg; snapshots and seeds: events.store.pg_kept
     def __init__(
         self,
         conninfo: str,
@@ -161,26 +161,28 @@ class PostgresEventStore(
         command_id: str | None = None,
         command: JSONDict | None = None,
         timers: Sequence[Timer] | None = None,
+        outcome: CommandOutcome | None = None,
     ) -> list[RecordedEvent]:
-        check_append_args(stream_id, expected_version, command_id)
+        check_append_args(stream_id, expected_version, command_id, outcome, len(events))
         check_timers(stream_id, timers)
         prev_hash = (
             GENESIS_HASH
             if expected_version == 0
             else self._cached_head(stream_id, expected_version)
         )
+        batch = (
+            stream_id,
+            expected_version,
+            prev_hash,
+            events,
+            command_id,
+            command,
+            timers,
+            outcome,
+        )
         if not self._append_lock.acquire(blocking=False):
             with self._pool.connection() as pooled:
-                return self._append(
-                    pooled,
-                    stream_id,
-                    expected_version,
-                    prev_hash,
-                    events,
-                    command_id,
-                    command,
-                    timers,
-                )
+                return self._append(pooled, *batch)
         try:
             conn = self._append_conn
             if conn is None or not still_serving(conn):  # none yet, closed, or server gone
@@ -191,9 +193,7 @@ class PostgresEventStore(
                 conn = psycopg.connect(self.conninfo, **self._connect_kwargs())
                 self._append_conn = conn
                 self._encoding = conn.info.encoding
-            return self._append(
-                conn, stream_id, expected_version, prev_hash, events, command_id, command, timers
-            )
+            return self._append(conn, *batch)
         finally:
             self._append_lock.release()
 
@@ -207,15 +207,21 @@ class PostgresEventStore(
         command_id: str | None,
         command: JSONDict | None,
         timers: Sequence[Timer] | None = None,
+        outcome: CommandOutcome | None = None,
     ) -> list[RecordedEvent]:
         # The canonical JSON of the command and of each payload is written as is and
         # spliced into the hashed content (events.hashchain.event_hash_json).
         try:  # a text that is not UTF-8 fails as it is hashed or encoded, before it is sent
-            batch = Batch(stream_id, expected_version, events, command_id, command, timers)
+            batch = Batch(stream_id, expected_version, events, command_id, command, timers, outcome)
             for _attempt in range(ATTEMPTS):
                 if prev_hash is None:
                     settled = self._settle(
-                        conn, stream_id, expected_version, command_id, batch.digest
+                        conn,
+                        stream_id,
+                        expected_version,
+                        command_id,
+                        batch.digest,
+                        outcome is not None,
                     )
                     if isinstance(settled, list):
                         return settled
@@ -247,6 +253,8 @@ class PostgresEventStore(
             "timers": batch.timers_json,
             "timer_channel": self.timer_channel,
         }
+        if batch.outcome is not None:
+            params |= outcome_params(batch.outcome, self._outcome_channel, links[-1].recorded_at)
         if count == 1:
             e = batch.events[0]
             link = links[0]
@@ -275,7 +283,10 @@ class PostgresEventStore(
         else:
             params["events"] = batch.events_json(links)
         statement = APPEND_SQL[
-            min(count, MANY), batch.command_id is not None, batch.timers_json is not None
+            min(count, MANY),
+            batch.command_id is not None,
+            batch.timers_json is not None,
+            batch.outcome is not None,
         ]
         try:
             if conn is self._append_conn:
@@ -337,6 +348,7 @@ class PostgresEventStore(
         expected_version: int,
         command_id: str | None,
         digest: str | None,
+        with_outcome: bool = False,
     ) -> str | list[RecordedEvent]:
         """After a refused append (or with no cached head): what the append must answer.
 
@@ -346,11 +358,13 @@ class PostgresEventStore(
         """
         row = conn.execute(SETTLE, {"command_id": command_id, "stream": stream_id}).fetchone()
         assert row is not None
-        recorded_stream, recorded_digest, first, last, version, hash_ = row
+        recorded_stream, recorded_digest, first, last, version, hash_, has_outcome = row
         if recorded_stream is not None:
             if recorded_stream == stream_id and recorded_digest == digest:
                 return self._read_range(conn, stream_id, int(first), int(last))
             raise CommandConflictError(str(command_id), stream_id, str(recorded_stream))
+        if with_outcome and has_outcome:
+            raise OutcomeRecordedError(str(command_id), stream_id)
         version = 0 if version is None else int(version)
         hash_ = GENESIS_HASH if hash_ is None else str(hash_)
         if version:
@@ -409,6 +423,15 @@ class PostgresEventStore(
             self._remember(stream_id, events[-1].version, events[-1].hash)
         return events
 
+    def read_event(self, stream_id: str, version: int) -> RecordedEvent | None:
+        check_id("stream_id", stream_id)
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version = %s",
+                (stream_id, version),
+            ).fetchone()
+        return None if row is None else row_to_event(row)
+
     def read_all(self, from_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         with self._pool.connection() as conn:
             rows = conn.execute(
@@ -466,80 +489,3 @@ class PostgresEventStore(
                 self._listener.close()
             self._listener = None
             return False
-
-    # -- snapshots ---------------------------------------------------------
-    def save_snapshot(
-        self, stream_id: str, version: int, state: bytes | JSONDict, schema: str
-    ) -> None:
-        check_id("stream_id", stream_id)
-        as_json, as_bytes = (
-            (None, bytes(state)) if isinstance(state, bytes) else (Jsonb(state), None)
-        )
-        with self._pool.connection() as conn:
-            conn.execute(
-                "INSERT INTO snapshots (stream_id, version, schema_tag, state_json, state_bytes)"
-                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (stream_id) DO UPDATE SET"
-                " version = excluded.version, schema_tag = excluded.schema_tag,"
-                " state_json = excluded.state_json, state_bytes = excluded.state_bytes,"
-                " created_at = now() WHERE excluded.version >= snapshots.version",
-                (stream_id, version, schema, as_json, as_bytes),
-            )
-
-    def load_snapshot(self, stream_id: str, schema: str | None = None) -> Snapshot | None:
-        check_id("stream_id", stream_id)
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                "SELECT version, schema_tag, state_json, state_bytes, created_at FROM snapshots"
-                " WHERE stream_id = %s",
-                (stream_id,),
-            ).fetchone()
-        if row is None or (schema is not None and row[1] != schema):
-            return None
-        state: bytes | JSONDict = bytes(row[3]) if row[3] is not None else row[2]
-        return Snapshot(stream_id, row[0], row[1], state, row[4])
-
-    def delete_snapshots(self, stream_id: str | None = None) -> int:
-        with self._pool.connection() as conn:
-            if stream_id is None:
-                cur = conn.execute("DELETE FROM snapshots")
-            else:
-                cur = conn.execute("DELETE FROM snapshots WHERE stream_id = %s", (stream_id,))
-            return cur.rowcount
-
-    # -- sealed seeds ------------------------------------------------------
-    def seal_seed(self, stream_id: str, hand: int, seed: str) -> str:
-        check_id("stream_id", stream_id)
-        check_id("seed", seed)
-        commitment = commit_seed(seed)
-        with self._pool.connection() as conn:
-            conn.execute(
-                "INSERT INTO sealed_seeds (stream_id, hand, seed, commitment)"
-                " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (stream_id, hand, seed, commitment),
-            )
-        if self.load_seed(stream_id, hand) != seed:
-            raise SeedError(f"stream {stream_id!r} hand {hand}: another seed is already sealed")
-        return commitment
-
-    def load_seed(self, stream_id: str, hand: int) -> str:
-        check_id("stream_id", stream_id)
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                "SELECT seed FROM sealed_seeds WHERE stream_id = %s AND hand = %s",
-                (stream_id, hand),
-            ).fetchone()
-        if row is None:
-            raise SeedError(f"stream {stream_id!r} hand {hand}: no sealed seed")
-        return str(row[0])
-
-    def reveal(self, stream_id: str, hand: int) -> str:
-        check_id("stream_id", stream_id)
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                "UPDATE sealed_seeds SET revealed_at = coalesce(revealed_at, now())"
-                " WHERE stream_id = %s AND hand = %s RETURNING seed",
-                (stream_id, hand),
-            ).fetchone()
-        if row is None:
-            raise SeedError(f"stream {stream_id!r} hand {hand}: no sealed seed")
-        return str(row[0])

@@ -25,11 +25,13 @@ from typing import Any
 from events.envelope import JSONDict, NewEvent, RecordedEvent, check_id, utc_now
 from events.fairness import commit_seed
 from events.hashchain import GENESIS_HASH, command_digest, format_time
+from events.outcomes import CommandOutcome
 from events.store.base import (
     EVENT_COLUMNS,
     CommandConflictError,
     ConcurrencyError,
     CorruptRowError,
+    OutcomeRecordedError,
     RejectedBatchError,
     SeedError,
     Snapshot,
@@ -133,8 +135,9 @@ class SqliteEventStore(
         command_id: str | None = None,
         command: JSONDict | None = None,
         timers: Sequence[Timer] | None = None,
+        outcome: CommandOutcome | None = None,
     ) -> list[RecordedEvent]:
-        check_append_args(stream_id, expected_version, command_id)
+        check_append_args(stream_id, expected_version, command_id, outcome, len(events))
         check_timers(stream_id, timers)
         new_timer = False
         try:
@@ -156,6 +159,14 @@ class SqliteEventStore(
                         if found[0] != stream_id or found[1] != digest:
                             raise CommandConflictError(command_id, stream_id, found[0])
                         return self._read_range(stream_id, found[2], found[3])
+                    if (
+                        outcome is not None
+                        and conn.execute(
+                            "SELECT 1 FROM command_outcomes WHERE command_id = ?", (command_id,)
+                        ).fetchone()
+                    ):
+                        conn.execute("ROLLBACK")
+                        raise OutcomeRecordedError(command_id, stream_id)
                 head = conn.execute(
                     "SELECT version, hash FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1",
                     (stream_id,),
@@ -207,6 +218,8 @@ class SqliteEventStore(
                     )
                 if timers is not None:
                     new_timer = replace_timers(conn, stream_id, timers, time.time())
+                if outcome is not None:
+                    self._insert_outcome(conn, outcome, recorded)
                 conn.execute("COMMIT")
             except BaseException as exc:
                 if conn.in_transaction:
@@ -219,6 +232,8 @@ class SqliteEventStore(
         if recorded:
             with self._appended:
                 self._appended.notify_all()
+        if outcome is not None:
+            self._outcome_recorded(outcome.command_id)
         if new_timer:
             self._wake_timekeepers()
         return recorded
@@ -268,6 +283,18 @@ class SqliteEventStore(
             .fetchall()
         )
         return [_decode(r) for r in rows]
+
+    def read_event(self, stream_id: str, version: int) -> RecordedEvent | None:
+        check_id("stream_id", stream_id)
+        row = (
+            self._conn()
+            .execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version = ?",
+                (stream_id, version),
+            )
+            .fetchone()
+        )
+        return None if row is None else _decode(row)
 
     def read_all(self, from_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         rows = (

@@ -9,11 +9,13 @@ first outcome answers every copy), with another request 422, and while the first
 flight 409 (after ``RESEND_AFTER_SECONDS`` the copy sends it again instead: a queue message
 can be lost, and the command id makes a second run harmless). It then waits up to
 ``api_command_wait`` seconds for the outcome, holding no thread (``waits``): 200 with it
-(accepted or refused, with a code), else 202 with the key and ``/v1/commands/{key}``.
+(accepted or refused, with a code), else 202 with the key and ``/v1/commands/{key}``; with
+the wait at 0 it answers 202 at once, reading nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from datetime import UTC, datetime
@@ -26,13 +28,14 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from events.envelope import Actor, InvalidIdError, check_id
-from events.outcomes import CommandOutcome, CommandRequest, RequestStore
+from events.outcomes import CommandOutcome, CommandRequest, RequestClaim, RequestStore
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.tables import has_rules_of
-from services.api.waits import awaited_outcome
+from services.api.waits import OutcomeWait
 from services.rules.table.commands import Command
 from services.tables.command_ids import Sender, client_command_id
+from services.tables.options import EventTimes, seat_options
 from workers.client import submit
 
 RESEND_AFTER_SECONDS = 10.0
@@ -82,14 +85,72 @@ def outcome_url(key: str) -> str:
     return f"/v1/commands/{quote(key, safe='')}"
 
 
-def answer(outcome: CommandOutcome | None, key: str) -> JSONResponse:
-    """The outcome as its sender knows it (under its own key), or 202 with where to await it."""
+class Deadline(BaseModel):
+    """The wait a seat is under: its kind, its seconds, the version it began at and, where
+    known, when it runs out (``due_at``, that version's time plus the seconds)."""
+
+    wait: str
+    seconds: int
+    since_version: int
+    due_at: datetime | None = None
+
+
+class SeatOptions(BaseModel):
+    """What the seat may do now (``services.tables.options``): send a command with
+    ``If-Match: "version"``; ``view`` is the seat's view when it has a choice to make."""
+
+    version: int
+    commands: list[dict[str, Any]]
+    deadline: Deadline | None = None
+    view: dict[str, Any] | None = None
+
+
+class CommandAnswer(CommandOutcome):
+    """The outcome and, for a seat's own command, what that seat may do next."""
+
+    options: SeatOptions | None = None
+
+
+def answer(outcome: CommandOutcome | None, key: str,
+           options: dict[str, Any] | None = None) -> JSONResponse:  # fmt: skip
+    """The outcome as its sender knows it (under its own key) with the sender's next options
+    if it is a seat, or 202 with where to await it."""
     if outcome is None:
         queued = Queued(command_id=key, outcome_url=outcome_url(key))
         return JSONResponse(queued.model_dump(), status_code=202,
                             headers={"Location": outcome_url(key)})  # fmt: skip
-    shown = outcome.model_copy(update={"command_id": key})
-    return JSONResponse(shown.model_dump(mode="json"), status_code=200)
+    shown = outcome.model_dump(mode="json") | {"command_id": key}
+    if options is not None:
+        shown["options"] = options
+    return JSONResponse(shown, status_code=200)
+
+
+async def options_after(ctx: ApiContext, sender: Sender, outcome: CommandOutcome | None,
+                        ) -> dict[str, Any] | None:  # fmt: skip
+    """A seat's options once its command has an outcome (None: a platform's, or none yet)."""
+    if outcome is None or sender.seat is None:
+        return None
+    feed = ctx.feeds.get(outcome.table_id)
+    if feed is not None:  # worked out already by the follower for the seat's streams: no hop
+        head = feed.head
+        if head.version >= (outcome.last_version or 0) and not feed.stale:
+            with contextlib.suppress(KeyError):
+                return feed.options_wire_at(head, sender.seat, compute=False)[0]
+    return await run_in_threadpool(_seat_options_now, ctx, outcome, sender.seat)
+
+
+def _seat_options_now(ctx: ApiContext, outcome: CommandOutcome, seat: int) -> dict[str, Any]:
+    """From the table's feed where a stream of it is open here (one read, if any, that its
+    streams then need not make; the options worked out once for the seat's streams too),
+    else from the process's fold of it."""
+    feed = ctx.feeds.get(outcome.table_id)
+    head = None if feed is None else feed.at_least(outcome.last_version or 0)
+    if feed is not None and head is not None:
+        return feed.options_at(head, seat)
+    times = EventTimes(ctx.store, outcome.table_id)
+    if outcome.accepted and outcome.last_version is not None:
+        times.note([(outcome.last_version, outcome.recorded_at)])  # recorded as it appended
+    return seat_options(ctx.load(outcome.table_id), seat, times)
 
 
 def fingerprint(route: str, table_id: str, data: dict[str, Any], if_version: int | None) -> str:
@@ -110,47 +171,70 @@ async def dispatch(
     if_version: int | None = None,
 ) -> JSONResponse:
     store = ctx.store
-    assert isinstance(store, RequestStore)
     command_id = client_command_id(sender, key)
     data = command.model_dump(mode="json")
-    await run_in_threadpool(has_rules_of, ctx, table_id)  # else 503, nothing kept or queued
-    body = {"table_id": table_id, "command": data, "actor": actor.to_dict(),
-            "if_version": if_version}  # fmt: skip
     request = CommandRequest(
-        command_id=command_id, table_id=table_id, body=json.dumps(body),
+        command_id=command_id, table_id=table_id,
+        body=json.dumps({"table_id": table_id, "command": data, "actor": actor.to_dict(),
+                         "if_version": if_version}),
         fingerprint=fingerprint(route, table_id, data, if_version),
     )  # fmt: skip
-    claim = await run_in_threadpool(store.claim_request, request)
-    if not claim.first:
-        if claim.request.fingerprint != request.fingerprint:
-            raise Problem(422, "Idempotency-Key reused",
-                          f"the Idempotency-Key {key!r} already names another request of yours;"
-                          " send this one under a new key")  # fmt: skip
-        if claim.outcome is not None:
-            return answer(claim.outcome, key)
-        age = (datetime.now(UTC) - claim.request.requested_at).total_seconds()
-        if age < RESEND_AFTER_SECONDS:
-            raise Problem(409, "Command in flight",
-                          f"the command under Idempotency-Key {key!r} is still being run;"
-                          f" its outcome will be at {outcome_url(key)}",
-                          {"Retry-After": "1", "Location": outcome_url(key)})  # fmt: skip
-    await run_in_threadpool(
-        submit, ctx.app, table_id, command, command_id=command_id, actor=actor,
-        if_version=if_version,
-    )  # fmt: skip
-    owner = sender.namespace
-    if not ctx.waits.free(owner):  # the sender awaits enough already: queued, said at once
-        return answer(None, key)
-    async with ctx.waits.hold(owner, "this sender"):
-        outcome = await awaited_outcome(store, command_id, ctx.settings.api_command_wait)
+    wait = ctx.settings.api_command_wait
+    with contextlib.ExitStack() as stack:
+        # the outcome's wake-up asked for before the command is kept and sent: it cannot be
+        # recorded unseen, so the wait reads only once woken (no read that finds nothing yet)
+        waiting = stack.enter_context(OutcomeWait(store, command_id)) if wait > 0 else None
+        # one trip to a thread for the store and the queue, not three (each hop costs the
+        # event loop and the pool a handover)
+        claim, sent = await run_in_threadpool(_kept_and_sent, ctx, request, command, actor,
+                                              if_version)  # fmt: skip
+        if not claim.first:
+            if claim.request.fingerprint != request.fingerprint:
+                raise Problem(422, "Idempotency-Key reused",
+                              f"the Idempotency-Key {key!r} already names another request of"
+                              " yours; send this one under a new key")  # fmt: skip
+            if claim.outcome is not None:
+                return answer(claim.outcome, key, await options_after(ctx, sender, claim.outcome))
+            if not sent:
+                raise Problem(409, "Command in flight",
+                              f"the command under Idempotency-Key {key!r} is still being run;"
+                              f" its outcome will be at {outcome_url(key)}",
+                              {"Retry-After": "1", "Location": outcome_url(key)})  # fmt: skip
+        owner = sender.namespace
+        if waiting is None or not ctx.waits.free(owner):  # no wait, or the sender awaits
+            return answer(None, key)  # enough already: queued, said at once (no read needed)
+        async with ctx.waits.hold(owner, "this sender"):
+            outcome = await waiting.outcome(wait, read_first=False)
     if outcome is not None and not outcome.accepted:
-        ctx.wakeups.nudge(table_id)  # the seat's stream tells the refusal; refusals store no event
-    return answer(outcome, key)
+        ctx.feeds.refused({table_id})  # the seat's stream tells the refusal; refusals store no event
+        ctx.wakeups.nudge(table_id)
+    return answer(outcome, key, await options_after(ctx, sender, outcome))
+
+
+def _kept_and_sent(ctx: ApiContext, request: CommandRequest, command: Command, actor: Actor,
+                   if_version: int | None) -> tuple[RequestClaim, bool]:  # fmt: skip
+    """In a thread: the table's rules version checked (else 503, nothing kept or queued), the
+    request kept under its id, and the command queued if it is the first under it (or a copy
+    of one still without an outcome after ``RESEND_AFTER_SECONDS``: sent again); whether it
+    was queued."""
+    store = ctx.store
+    assert isinstance(store, RequestStore)
+    has_rules_of(ctx, request.table_id)
+    claim = store.claim_request(request)
+    same = claim.first or claim.request.fingerprint == request.fingerprint
+    waited = (datetime.now(UTC) - claim.request.requested_at).total_seconds()
+    send = claim.first or (same and claim.outcome is None and waited >= RESEND_AFTER_SECONDS)
+    if send:
+        submit(ctx.app, request.table_id, command, command_id=request.command_id, actor=actor,
+               if_version=if_version)  # fmt: skip
+    return claim, send
 
 
 def outcome_schema() -> dict[int | str, dict[str, Any]]:
     return {
-        200: {"model": CommandOutcome, "description": "The outcome: accepted, or refused with a code"},
+        200: {"model": CommandAnswer,
+              "description": "The outcome: accepted, or refused with a code; a seat's own"
+                             " command's with the seat's next options"},
         202: {"model": Queued, "description": "Queued: await it at outcome_url"},
         409: {"description": "The same Idempotency-Key's first request is still in flight"},
         422: {"description": "The Idempotency-Key already names another request of this sender"},

@@ -1,68 +1,74 @@
 """What the API's routes share: settings, the Celery app, the store, the readers, the signer.
 
-``ApiContext.open(settings)`` builds it from the settings (the embedded default or the
-distributed one alike: the API only ever enqueues commands and reads the store);
-``ApiContext(..., app=...)`` lets ``paiju serve`` hand it the app its worker thread serves.
+``ApiContext.open(settings)`` builds it from the composition root (``workers.parts``), for the
+embedded default or the distributed one alike: the API only ever enqueues commands and reads
+the store; ``ApiContext.open(settings, parts=...)`` lets ``paiju serve`` share its process's
+parts (one store, one cache of folds) with the API.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 from celery import Celery
 
-from events.store import open_store
 from events.store.base import EventStore
-from readmodels.db import ProjectionDB, open_projection_db
+from readmodels.db import ProjectionDB
 from services.api.keys import KeyStore
 from services.api.tokens import TokenSigner
 from services.api.waits import Waits
 from services.api.wakeups import Wakeups
 from services.rules.table import TableState
 from services.settings import Settings
+from services.tables.feed import TableFeeds
 from services.tables.folds import TableFolds
 from services.tables.service import TableService
+from workers.parts import Parts
 
 
 @dataclass
 class ApiContext:
     settings: Settings
-    app: Celery
-    store: EventStore
+    parts: Parts
     keys: KeyStore
     signer: TokenSigner
+    owns_parts: bool = True  # False: the parts are a caller's (``paiju serve``), closed by it
+    app: Celery = field(init=False)
+    store: EventStore = field(init=False)
     service: TableService = field(init=False)
     folds: TableFolds = field(init=False)
+    feeds: TableFeeds = field(init=False)
     wakeups: Wakeups = field(init=False)
     waits: Waits = field(init=False)
-    read_lock: threading.Lock = field(default_factory=threading.Lock)
     presence: Any = None  # services.api.presence.Presence, set by create_api
-    _read_models: ProjectionDB | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # The tables views fold: a lock per table, so reads of different tables run in parallel.
-        self.folds = TableFolds(self.store, snapshot_key=self.settings.snapshot_key_bytes())
-        # A reader's own TableService: its seat streams (stream_for keeps no state), never
-        # writes; the process's one cache of folds is the views'.
-        self.service = TableService(self.store, snapshot_key=self.settings.snapshot_key_bytes(),
-                                    kept=self.folds.kept)  # fmt: skip
-        self.wakeups = Wakeups(self.store)
+        self.app = self.parts.app
+        self.store = self.parts.store()
+        # The tables views fold (a lock per table, so reads of different tables run in
+        # parallel) and the service the seat streams use (it never writes here) share the
+        # process's one cache of folds.
+        self.folds = self.parts.table_folds()
+        self.service = self.parts.table_service()
+        # the tables this process streams, each read and folded once for all its streams,
+        # fed what the follower reads, their folds kept where views fold on from
+        self.feeds = TableFeeds(self.store, self.folds.kept)
+        self.wakeups = Wakeups(self.store, feeds=self.feeds)
         self.waits = Waits(self.settings.api_max_waits)
 
     @classmethod
-    def open(cls, settings: Settings, app: Celery | None = None) -> ApiContext:
-        from workers.app import create_app
-
+    def open(cls, settings: Settings, parts: Parts | None = None) -> ApiContext:
+        """The API's context from the composition root: ``parts`` a caller shares (it closes
+        them), else parts of its own."""
         pepper = settings.api_key_pepper
         secret = settings.api_token_secret
         return cls(
             settings,
-            app or create_app(settings),
-            open_store(settings.store_url),
+            parts or Parts(settings),
             KeyStore(settings.store_url, None if pepper is None else pepper.get_secret_value().encode()),
             TokenSigner(None if secret is None else secret.get_secret_value().encode()),
+            owns_parts=parts is None,
         )
 
     def load(self, table_id: str) -> TableState:
@@ -71,10 +77,7 @@ class ApiContext:
 
     def read_models(self) -> ProjectionDB:
         """The read models' database (the store's own), opened on the first read."""
-        with self.read_lock:
-            if self._read_models is None:
-                self._read_models = open_projection_db(self.settings.store_url)
-            return self._read_models
+        return self.parts.read_models()
 
     def start(self) -> None:
         self.wakeups.start()
@@ -82,6 +85,5 @@ class ApiContext:
     def close(self) -> None:
         self.wakeups.stop()
         self.keys.close()
-        if self._read_models is not None:
-            self._read_models.close()
-        self.store.close()
+        if self.owns_parts:
+            self.parts.close()

@@ -34,7 +34,7 @@ from readmodels import catalog, operations
 from readmodels.db import ProjectionDB
 from services.settings import Settings
 from workers.queue_depth import queue_depth
-from workers.queues import QueueNames
+from workers.queues import QueueNames, is_command_queue
 
 State = Literal["ok", "warn", "red", "unknown"]
 QUEUE_WARN, QUEUE_RED = 100, 1000  # commands waiting for a worker
@@ -160,7 +160,7 @@ def depth_figure(depths: dict[str, int] | None) -> Figure:
     if depths is None:
         return Figure(key="queue", label="queue depth", value="–", state="unknown",
                       detail="the memory:// broker of another process")  # fmt: skip
-    waiting = depths.get(QueueNames.commands.value, 0)
+    waiting = sum(n for name, n in depths.items() if is_command_queue(name))  # and its shards
     state: State = "red" if waiting >= QUEUE_RED else "warn" if waiting >= QUEUE_WARN else "ok"
     detail = ", ".join(f"{name} {n}" for name, n in depths.items())
     return Figure(key="queue", label="queue depth", value=str(waiting), state=state, detail=detail)

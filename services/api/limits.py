@@ -106,14 +106,13 @@ class RateLimits:
         self._lock = threading.Lock()
 
     def _first_exhausted(self, name: LimitName, bucket: str) -> RateLimitItem | None:
-        """The first item of the limit with nothing left (a refusal spends none), else None
-        after one hit from each."""
-        items = self.limits[name]
-        for item in items:
-            if not self.limiter.test(item, name, bucket):
-                return item
-        for item in items:
-            if not self.limiter.hit(item, name, bucket):  # spent meanwhile by another request
+        """One hit from each item of the limit, in order (the shortest window first), up to
+        the first with nothing left, returned (else None). One storage call per item, none
+        to test first: a hit on a full moving window spends nothing, and a refusal by a
+        later item leaves only the earlier, shorter windows one hit lower (half the calls
+        per request: they were 8-12 % of the API's time)."""
+        for item in self.limits[name]:
+            if not self.limiter.hit(item, name, bucket):
                 return item
         return None
 

@@ -5,7 +5,8 @@
 own errors (404 no route, 405 wrong method, 422 validation) are problem documents that name
 what was wrong; a table whose rules version this process does not have (``RulesVersion
 Unavailable``, from any route that folds or commands it) is 503 with ``Retry-After``, naming
-the table's version and this process's (an upgraded process answers for it); anything
+the table's version and this process's (an upgraded process answers for it); a store that
+cannot be reached just now (PostgreSQL restarting) is 503 with ``Retry-After``; anything
 unexpected is logged here with its trace and a correlation id, and answered 500 with that id
 and no detail of the code.
 """
@@ -17,6 +18,7 @@ import uuid
 from typing import Any
 
 import anyio
+import psycopg
 import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -152,6 +154,10 @@ def _http_detail(request: Request, error: StarletteHTTPException) -> tuple[str, 
     return detail, detail
 
 
+STORE_RETRY_AFTER = 2
+"""Seconds a client waits before asking again while the store cannot be reached."""
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, error: Problem) -> JSONResponse:
@@ -176,6 +182,17 @@ def install(app: FastAPI) -> None:
             {"Retry-After": str(RULES_RETRY_AFTER)},
             {"rules_version": error.version, "known_versions": list(error.known),
              "retry_after": RULES_RETRY_AFTER},
+        )  # fmt: skip
+
+    @app.exception_handler(psycopg.OperationalError)
+    async def _store_unreachable(request: Request, error: psycopg.OperationalError) -> JSONResponse:
+        # PostgreSQL restarting or unreachable: nothing this request asked was done (a command
+        # claimed nothing; a retry with the same Idempotency-Key is answered as the first).
+        log.warning("api.store_unavailable", path=request.url.path[:200], error=str(error)[:200])
+        return problem_response(
+            503, "Store unavailable",
+            "the event store cannot be reached just now; send the same request again",
+            {"Retry-After": str(STORE_RETRY_AFTER)}, {"retry_after": STORE_RETRY_AFTER},
         )  # fmt: skip
 
     @app.exception_handler(RequestValidationError)

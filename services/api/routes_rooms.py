@@ -36,9 +36,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from events import limits
-from events.accounts import MAX_ADJUSTMENT
 from events.envelope import InvalidIdError
-from events.rooms import MAX_POINTS, PLAYER_ID_PATTERN, ROOM_ID_PATTERN, RoomConfigured
 from events.store.base import CommandConflictError
 from readmodels.queries import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, ReadModelBehind
 from readmodels.queries_tables import WaitingTable, waiting_tables
@@ -49,8 +47,16 @@ from services.api.context import ApiContext
 from services.api.problems import MEDIA_TYPE
 from services.rooms.room import RoomRefused, RoomState
 from services.rooms.service import RoomBusy, RoomService
-from services.rooms.starter import QueuedStarter, TableNotStarted
+from services.rooms.starter import TableNotStarted
+from services.rules.events.accounts import MAX_ADJUSTMENT
+from services.rules.events.rooms import (
+    MAX_POINTS,
+    PLAYER_ID_PATTERN,
+    ROOM_ID_PATTERN,
+    RoomConfigured,
+)
 from services.tables.command_ids import Sender, client_command_id
+from workers.room_starter import QueuedStarter
 
 router = APIRouter(prefix="/v1", tags=["rooms"])
 RoomId = Annotated[str, Path(pattern=ROOM_ID_PATTERN, description="The room's id",

@@ -12,7 +12,14 @@ from starlette.concurrency import run_in_threadpool
 from events.envelope import Actor
 from events.outcomes import RequestStore
 from services.api.auth import Credentials, Ctx, Token, for_seat, for_table, table_token, verify_key
-from services.api.commands import CommandIdHeader, IfMatch, answer, dispatch, outcome_schema
+from services.api.commands import (
+    CommandIdHeader,
+    IfMatch,
+    answer,
+    dispatch,
+    options_after,
+    outcome_schema,
+)
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.routes_platform import SeatNumber
@@ -89,7 +96,7 @@ async def command_outcome(
     if outcome is None and not await run_in_threadpool(_was_sent, ctx, stored_id):
         raise Problem(404, "No such command",
                       f"you sent no command under Idempotency-Key {command_id!r}")  # fmt: skip
-    return answer(outcome, command_id)
+    return answer(outcome, command_id, await options_after(ctx, sender, outcome))
 
 
 def _was_sent(ctx: ApiContext, stored_id: str) -> bool:

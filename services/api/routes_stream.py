@@ -1,11 +1,21 @@
-"""A seat's live stream: server-sent events of its redacted events, resumable, with heartbeats.
+"""A seat's live stream: server-sent events of its redacted events, resumable, with heartbeats;
+with them, what the seat may do, so a client in play sends one request per move.
+
+The stream opens with a ``view`` frame: the seat's view at the table's version now and its
+options there (``services.tables.options``: legal commands, the version to send as
+``If-Match``, the deadline it is under). It has no ``id``: the events that follow, up to that
+version, are history the view already holds. The last event of each delivery carries the
+seat's ``options`` at the version it ends on; when the seat has a choice to make they hold its
+view, so a client never needs ``GET …/view`` or ``GET …/legal`` in play.
 
 Each event's ``id`` is the table's stream version. A client that reconnects sends the last one
 back (``Last-Event-ID``, or ``?after=``) and the stream re-reads the store from there: the
 store is the replay buffer, so nothing is lost or repeated across a drop. The refusals of the
 seat's own commands come as ``command_refused`` events with no id (they do not move the
 cursor); ``?refusals_after=`` (each refusal's ``sequence``) resumes them, else only refusals
-recorded after the stream opened are sent. A comment line is sent when the stream is idle.
+recorded after the stream opened are sent; a stream looks for them when one was recorded at
+its table (``Wakeups`` looks for every table's at once), not on every wake-up. A comment line
+is sent when the stream is idle.
 """
 
 from __future__ import annotations
@@ -25,8 +35,8 @@ from services.api.problems import Problem
 from services.api.routes_platform import SeatNumber
 from services.api.tables import TableId, loaded_table
 from services.tables.command_ids import Sender, key_of
+from services.tables.deliveries import SeatDeliveries
 from services.tables.runner import outcome_store
-from services.tables.stream import SeatStream
 
 router = APIRouter(prefix="/v1", tags=["streams"])
 
@@ -81,25 +91,40 @@ async def opening(
 async def seat_events(
     start: Annotated[Opening, Depends(opening)], ctx: Ctx
 ) -> AsyncIterator[ServerSentEvent]:
+    """One request per move (docs/api.md). Frames, in order:
+
+    - ``view`` (no ``id``): ``{"version", "view", "options"}``, the seat's view now and its
+      options there (the ``SeatOptions`` of a command's answer: ``version`` for ``If-Match``,
+      ``commands``, ``deadline``, and ``view`` when the seat has a choice to make);
+    - each event after ``Last-Event-ID`` / ``?after=`` (none: from the first), ``id`` its
+      version, ``event`` its type, data ``{"version", "type", "payload"}`` redacted for the
+      seat, ``anchor`` on the last event of a batch that settles a hand, and ``options`` (the
+      seat's, at that version) on the last event of each delivery;
+    - ``command_refused`` (no ``id``): a refusal of one of the seat's own commands;
+    - ``: heartbeat`` comments while idle."""
     table_id, seat, refusals_after = start.table_id, start.seat, start.refusals_after
     outcomes = outcome_store(ctx.store)
     sender = Sender.of_seat(table_id, seat)
-    cursor = SeatStream.starting(
-        ctx.store, table_id, seat, start.have + 1, ctx.settings.snapshot_key_bytes()
-    )
     presence = ctx.presence
     await presence.opened(table_id, seat)
+    feed = ctx.feeds.opened(table_id)  # closed with the stream: the table's one fold here
+    deliveries = SeatDeliveries(ctx.store, feed, seat, start.have, ctx.settings.snapshot_key_bytes())
     try:
         woken, heartbeat = True, ctx.settings.api_heartbeat_seconds
+        refusals_seen = feed.refusals - 1  # looked for once as the stream opens
         while True:
             seen = ctx.wakeups.generation_of(table_id)
-            if woken:
-                page = await run_in_threadpool(ctx.service.stream_for, table_id, seat, after=cursor)
-                cursor = page.cursor
-                for event in page.events:
-                    yield ServerSentEvent(id=str(event["version"]), event=event["type"], data=event)
-            # Refusals store no event: looked for on every wake-up and every heartbeat.
-            refusals = await run_in_threadpool(outcomes.refusals_for, table_id, seat, refusals_after)
+            # on a wake-up and on each heartbeat too (a wake-up missed is only late): from
+            # the table's feed at once where it can, else in a thread
+            delivery = deliveries.ready() or await run_in_threadpool(deliveries.next)
+            for frame_id, kind, data in delivery.wire:  # the view first, on the first
+                yield ServerSentEvent(id=frame_id, event=kind, raw_data=data)
+            # Refusals store no event: looked for when one was recorded at the table (the
+            # follower and this process's commands tell the feed), not on every wake-up.
+            refusals = []
+            if feed.refusals != refusals_seen:
+                refusals_seen = feed.refusals
+                refusals = await run_in_threadpool(outcomes.refusals_for, table_id, seat, refusals_after)
             for refusal in refusals:
                 refusals_after = refusal.sequence
                 shown = refusal.model_copy(update={"command_id": key_of(sender, refusal.command_id)})
@@ -109,6 +134,7 @@ async def seat_events(
             woken = await ctx.wakeups.wait(seen, heartbeat, table_id)
     finally:
         presence.closed(table_id, seat)
+        ctx.feeds.closed(table_id)
 
 
 def _last_refusal(ctx: ApiContext, table_id: str, seat: int) -> int:

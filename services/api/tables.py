@@ -32,5 +32,6 @@ def has_rules_of(ctx: ApiContext, table_id: str) -> None:
     """Raise ``RulesVersionUnavailable`` for an opened table whose rules version this process
     lacks: its command is not queued by a process that cannot show the table it changes."""
     check_id("table_id", table_id)  # a body's id, refused by its name before a store reads it
-    if ctx.store.stream_version(table_id) > 0:
-        rules(ctx.load(table_id).rules_version)
+    version = ctx.folds.rules_version(table_id)  # from the opening event, not a fold
+    if version is not None:
+        rules(version)

@@ -3,8 +3,9 @@
 A seat token is ``{"kind": "seat", "tbl", "seat", "sub": player, "exp", "iat", "jti"}``: it
 acts and reads for that one seat of that one table, for that player, until it expires. A
 spectator or operator token names a table and no seat. Tokens are signed with the API's
-secret (``PAIJU_API_TOKEN_SECRET``), checked for signature, expiry, audience and every claim
-on each request; nothing about them is stored.
+secret (``PAIJU_API_TOKEN_SECRET``), checked for signature, audience and every claim on
+first use and for expiry on every use (a process remembers the tokens it checked); nothing
+about them is stored.
 """
 
 from __future__ import annotations
@@ -35,9 +36,17 @@ class TableToken:
     token_id: str
 
 
+VERIFIED_KEPT = 20_000
+"""Tokens a process remembers as verified (a few hundred bytes each; all forgotten when full)."""
+
+
 class TokenSigner:
     def __init__(self, secret: bytes | None = None) -> None:
         self.secret = secret or secrets.token_bytes(32)
+        # token -> its claims, once its signature and claims were checked: a seat sends the
+        # same token with every move, and a signature checked is checked for good (the
+        # secret is this object's); its expiry is checked again on every use
+        self._verified: dict[str, TableToken] = {}
 
     def mint(
         self, role: Role, table_id: str, subject: str, seconds: int, seat: int | None = None
@@ -51,6 +60,19 @@ class TokenSigner:
         return jwt.encode(body, self.secret, algorithm=ALGORITHM), claims
 
     def read(self, token: str) -> TableToken:
+        known = self._verified.get(token)
+        if known is not None:
+            if time.time() < known.expires_at:
+                return known
+            self._verified.pop(token, None)
+            raise TokenProblem("the token has expired: ask the platform for a new one")
+        claims = self._checked(token)
+        if len(self._verified) >= VERIFIED_KEPT:
+            self._verified.clear()
+        self._verified[token] = claims
+        return claims
+
+    def _checked(self, token: str) -> TableToken:
         try:
             body = jwt.decode(
                 token, self.secret, algorithms=[ALGORITHM], audience=AUDIENCE,

@@ -61,23 +61,45 @@ async def awaited_outcome(
     store: EventStore, command_id: str, seconds: float
 ) -> CommandOutcome | None:
     """The outcome of ``command_id`` once recorded, or None after ``seconds``."""
-    outcomes = outcome_store(store)
     if seconds <= 0:
-        return await run_in_threadpool(outcomes.load_outcome, command_id)
-    assert isinstance(store, RequestStore)
-    loop = asyncio.get_running_loop()
-    woken = asyncio.Event()
-    stop = store.on_outcome(command_id, lambda: loop.call_soon_threadsafe(woken.set))
-    poll = max(MIN_POLL_SECONDS, float(getattr(store, "poll_interval", 0.5)))
-    deadline = loop.time() + seconds
-    try:
-        while True:  # registered before the first read: no recording slips between the two
-            found = await run_in_threadpool(outcomes.load_outcome, command_id)
-            remaining = deadline - loop.time()
-            if found is not None or remaining <= 0:
-                return found
+        return await run_in_threadpool(outcome_store(store).load_outcome, command_id)
+    with OutcomeWait(store, command_id) as waiting:
+        return await waiting.outcome(seconds)
+
+
+class OutcomeWait:
+    """A wake-up for ``command_id``'s outcome, asked for now: an outcome recorded from here on
+    wakes ``outcome`` (and a read every ``poll`` seconds finds one a wake-up missed)."""
+
+    def __init__(self, store: EventStore, command_id: str) -> None:
+        assert isinstance(store, RequestStore)
+        self.outcomes, self.command_id = outcome_store(store), command_id
+        self.loop = asyncio.get_running_loop()
+        self.woken = asyncio.Event()
+        self.poll = max(MIN_POLL_SECONDS, float(getattr(store, "poll_interval", 0.5)))
+        self._stop = store.on_outcome(command_id, lambda: self.loop.call_soon_threadsafe(self.woken.set))
+
+    def __enter__(self) -> OutcomeWait:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop()
+
+    async def outcome(self, seconds: float, read_first: bool = True) -> CommandOutcome | None:
+        """The outcome once recorded, or None after ``seconds``. ``read_first=False``: nothing
+        can be recorded yet that did not wake this (the command was sent after the wake-up was
+        asked for), so the first read waits for a wake-up or the first poll (a read saved on
+        every command's POST)."""
+        deadline = self.loop.time() + seconds
+        while True:
+            if read_first or self.woken.is_set():
+                self.woken.clear()
+                found = await run_in_threadpool(self.outcomes.load_outcome, self.command_id)
+                if found is not None:
+                    return found
+            read_first = True
+            remaining = deadline - self.loop.time()
+            if remaining <= 0:
+                return None
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), min(remaining, poll))
-            woken.clear()
-    finally:
-        stop()
+                await asyncio.wait_for(self.woken.wait(), min(remaining, self.poll))

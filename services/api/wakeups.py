@@ -1,9 +1,12 @@
 """Wake-ups of an API process's streams: one thread follows the store, and wakes the streams
 of the tables that moved (and the dashboard, which follows every table).
 
-A wake-up carries no event: a stream re-reads its table from the store after one, so a
-wake-up that is spurious only costs a read, and one that is missed only makes a stream later
-(its next heartbeat reads again), never wrong. Waking only the streams of the tables that
+The events the follower reads are fed to the feeds of the tables this process streams
+(``services.tables.feed``), folded there once for all their streams, before their streams are
+woken. A wake-up itself carries no event: a stream takes what is new from its table's feed
+(which reads the store itself when it could not be fed), so a wake-up that is spurious costs
+little, and one that is missed only makes a stream later (its next heartbeat looks again),
+never wrong. Waking only the streams of the tables that
 moved matters with many open streams: woken all at once, every stream re-read its table on
 every event of any table, and one API process spent its core on reads that found nothing.
 """
@@ -12,13 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections import defaultdict
 
+from events.outcomes import OutcomeStore
 from events.store.base import EventStore
+from services.tables.feed import TableFeeds
 
 EVERY_TABLE = ""  # the key of the waiters on every table (the dashboard)
 READ_PAGE = 1000
 PAGES_BEFORE_WAKING_ALL = 5  # far behind (a burst, or the store was away): wake every stream
+REFUSALS_EVERY = 0.25  # seconds between two looks for refusals (one query for every table)
 TABLES_KEPT = 10_000  # generations of tables nobody waits on are then forgotten (a stream that
 # saw one forgotten is woken once for nothing: spurious, never missed)
 
@@ -28,14 +35,16 @@ Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
 class Wakeups:
     """Generations per table and overall; ``wait`` until the one a stream saw has moved."""
 
-    def __init__(self, store: EventStore, poll: float = 1.0) -> None:
-        self.store, self.poll = store, poll
+    def __init__(self, store: EventStore, poll: float = 1.0, feeds: TableFeeds | None = None) -> None:
+        self.store, self.poll, self.feeds = store, poll, feeds
         self.generation = 0  # moves on every wake-up of any table
         self._tables: dict[str, int] = defaultdict(int)
         self._waiters: dict[str, set[Waiter]] = defaultdict(set)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._refusals_seen: int | None = None  # the last outcome sequence looked through
+        self._refusals_looked = 0.0  # when (monotonic)
 
     def start(self) -> None:
         self._stop.clear()
@@ -44,6 +53,8 @@ class Wakeups:
         # reads the head once it is back (and wakes every stream, which look for themselves).
         try:
             position: int | None = self._head()
+            if isinstance(self.store, OutcomeStore):  # refusals from now on are looked for
+                self._refusals_seen = self.store.last_outcome_sequence()
         except Exception:
             position = None
         self._thread = threading.Thread(target=self._run, args=(position,),
@@ -67,6 +78,7 @@ class Wakeups:
                     self.nudge()
                 elif self.store.wait_for_events(position, self.poll):
                     position = self._follow(position)
+                self._look_for_refusals()
             except Exception:  # a store that is away: the next round reads on from where this
                 # one was (nothing read yet is skipped); every stream is woken to look for itself
                 self._stop.wait(self.poll)
@@ -82,10 +94,32 @@ class Wakeups:
                 if moved:
                     self.nudge(*moved)
                 return position
+            if self.feeds is not None:  # folded once here for every stream of each table
+                self.feeds.feed(page, whole=len(page) < READ_PAGE)
             moved.update(event.stream_id for event in page)
             position = page[-1].position
         self.nudge()  # far behind: every stream reads for itself
         return self._head()
+
+    def _look_for_refusals(self) -> None:
+        """Which tables had a refusal recorded since the last look (at most every
+        ``REFUSALS_EVERY`` seconds, one query for every table): their streams are told."""
+        outcomes = self.store
+        if self.feeds is None or not isinstance(outcomes, OutcomeStore):
+            return
+        now = time.monotonic()
+        if now - self._refusals_looked < REFUSALS_EVERY:
+            return
+        self._refusals_looked = now
+        if self._refusals_seen is None:
+            self._refusals_seen = outcomes.last_outcome_sequence()
+            return
+        found = outcomes.refusals_after(self._refusals_seen, READ_PAGE)
+        if found:
+            self._refusals_seen = found[-1].sequence
+            tables = {o.table_id for o in found}
+            self.feeds.refused(tables)
+            self.nudge(*tables)
 
     def generation_of(self, table_id: str) -> int:
         with self._lock:
@@ -104,6 +138,8 @@ class Wakeups:
                 for table_id in self._tables:
                     self._tables[table_id] += 1
                 keys = list(self._waiters)
+                if self.feeds is not None:
+                    self.feeds.all_stale()
             if len(self._tables) > TABLES_KEPT:
                 for table_id in [t for t in self._tables if t not in self._waiters]:
                     del self._tables[table_id]

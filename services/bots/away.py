@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from events import presence as pe
 from events.base import DomainEvent
+from services.rules.events import presence as pe
 from services.rules.table.commands import (
     CancelAutoplay,
     Command,

@@ -31,10 +31,9 @@ from services.rules.table.commands import (
 )
 from services.rules.table.legal import play_commands
 from services.rules.table.state import HandState, SeatState, TableState
-from services.rules.table.tanggu_play import in_hun_diao
 from services.rules.table.winning import hand_waits
 from services.rules.tiles import NUM_KINDS, RED_DRAGON, Tile, tile
-from services.rules.variants import VariantConfig
+from services.rules.variants import Variant, VariantConfig
 
 OPEN_READY_SHARE = 0.2  # 山东: how often 听 is 明楼 rather than 暗楼
 DUBAO_SHARE = 0.35  # 塘沽: how often 独抱 is taken when offered
@@ -65,7 +64,7 @@ def winning_command(table: TableState, seat: int, rng: random.Random) -> Command
     discards = [c for c in commands if isinstance(c, DiscardTile)]
     if not discards:
         return rng.choice(commands)
-    return _discard(table.variant.config, hand, seat, discards, rng)
+    return _discard(table.variant, hand, seat, discards, rng)
 
 
 # ---------------------------------------------------------------- what a seat can see
@@ -147,18 +146,19 @@ def _good_kong(config: VariantConfig, hand: HandState, seat: int, kongs: list[Ko
 
 
 def _discard(
-    config: VariantConfig,
+    variant: Variant,
     hand: HandState,
     seat: int,
     discards: list[DiscardTile],
     rng: random.Random,
 ) -> DiscardTile:
+    config = variant.config
     me = hand.seat(seat)
     left = unseen(hand, seat)
     if me.ready is not None:
         return discards[0]  # after 听 only the drawn tile may go
     ready = [d for d in discards if d.ready is not None]
-    if ready and not _keep_hun_diao(hand, me, ready, rng):
+    if ready and not _keep_hun_diao(variant, hand, me, ready, rng):
         return _declare(config, hand, me, ready, left, rng)
     discards = [d for d in discards if d.ready is None]
     melds = len(me.melds)
@@ -186,13 +186,15 @@ def _discard(
 
 
 def _keep_hun_diao(
-    hand: HandState, me: SeatState, ready: list[DiscardTile], rng: random.Random
+    variant: Variant, hand: HandState, me: SeatState, ready: list[DiscardTile],
+    rng: random.Random,
 ) -> bool:
     """塘沽: a seat in 混钓 sometimes stays undeclared, for after 听 the table plays for it and
     never raises 上大台 (a drawn 混 set aside, +5, twice at most)."""
     if not hand.wildcards or rng.random() >= RAISE_SHARE:
         return False
-    return any(in_hun_diao(tuple(_without(me.hand, tile(c.tile))), hand.wildcards) for c in ready)
+    waits_on_pair = variant.wildcards.in_wild_pair_wait
+    return any(waits_on_pair(tuple(_without(me.hand, tile(c.tile))), hand.wildcards) for c in ready)
 
 
 def _declare(

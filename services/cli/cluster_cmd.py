@@ -78,8 +78,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", type=_bounded(0, 30, "seconds"), default=0,
                         help="seconds a bot thinks before each move (default 0: as fast as it "
                         "can; 2-5 is a human's pace)")
+    parser.add_argument("--jitter", type=_bounded(0, 30, "seconds"), default=0,
+                        help="give or take this many seconds on each thought (default 0; "
+                        "--pace 2 --jitter 1: a human's 2 +- 1 s)")
     parser.add_argument("--profile", type=_bounded(0, 120, "seconds"), default=0,
                         help="py-spy samples the busiest part this long (default 0: not)")
+    parser.add_argument("--bot-processes", type=int, choices=range(0, 17), default=1, metavar="N",
+                        help="processes the bots play in, each a share of the tables (default 1; "
+                        "0: a thread of this one), so their CPU is theirs")
+    parser.add_argument("--sharded", action="store_true",
+                        help="one command shard per worker, so a table's commands meet the fold "
+                        "one worker keeps (default: every worker serves every table's commands; "
+                        "at 200 tables on 2 cores sharding cut moves/s from 37 to 26: see "
+                        "docs/performance.md)")
     parser.add_argument("--logs", type=Path, help="folder for the parts' logs (default: a temporary one)")
 
 
@@ -93,13 +104,13 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     bots = Bots(tables=int(args.tables), seconds=args.seconds, warmup=args.warmup,
                 idle_every=args.idle_every, turn=args.turn, claim=max(1, args.turn // 2),
-                pace=args.pace)  # fmt: skip
+                pace=args.pace, jitter=args.jitter, processes=args.bot_processes)  # fmt: skip
     if args.kills and args.kill_every:
         raise CliError("give --kills (each kind in turn) or --kill-every (a soak), not both")
     counts = args.workers[:1] if args.kills or args.kill_every else args.workers
     rows, ok = [], True
     for workers in counts:
-        shape = Shape(apis=args.apis, workers=workers)
+        shape = Shape(apis=args.apis, workers=workers, sharded=args.sharded)
         try:
             row, good = _one_run(shape, bots, args, out)
         except ClusterError as error:
@@ -171,15 +182,18 @@ def _one_run(shape: Shape, bots: Bots, args: argparse.Namespace, out: TextIO) ->
             say(f"    {r.kind:<11} {r.faults:>3} {r.failed:>3}   {r.back_median:6.2f} / {r.back_worst:6.2f} s"
                 f"   {r.moving_median:6.2f} / {r.moving_worst:6.2f} s")
     cpu = " ".join(f"{k} {v:.2f}" for k, v in figures.cpu.items())
+    per_move = " ".join(f"{k} {v * 1000 / figures.per_second:.1f}" for k, v in figures.cpu.items()
+                        if figures.per_second)  # fmt: skip
     row = [str(shape.workers), str(figures.tables), f"{figures.per_second:.1f}",
            f"{figures.median:.0f}", f"{figures.percentile(90):.0f}", f"{figures.percentile(99):.0f}",
-           str(figures.hands), cpu]  # fmt: skip
+           str(figures.hands), cpu, per_move or "-"]  # fmt: skip
     return row, found.ok and failed == 0
 
 
 def _table(rows: list[list[str]], out: TextIO) -> None:
-    head = ["workers", "tables", "moves/s", "p50 ms", "p90 ms", "p99 ms", "hands", "CPU (share of one core)"]
+    head = ["workers", "tables", "moves/s", "p50 ms", "p90 ms", "p99 ms", "hands", "CPU (share of one core)",
+            "CPU per move (ms)"]  # fmt: skip
     print("| " + " | ".join(head) + " |", file=out)
-    print("|" + "|".join("---:" for _ in head[:-1]) + "|---|", file=out)
+    print("|" + "|".join("---:" for _ in head[:-2]) + "|---|---|", file=out)
     for row in rows:
         print("| " + " | ".join(row) + " |", file=out)

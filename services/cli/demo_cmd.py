@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop after this long (default: until Ctrl-C or the hands are played)")  # fmt: skip
     parser.add_argument("--pace", type=float, default=0.3, metavar="SECONDS",
                         help="each bot's thinking time before a move (default 0.3)")  # fmt: skip
+    parser.add_argument("--jitter", type=float, default=0.0, metavar="SECONDS",
+                        help="give or take this many seconds on each thought (default 0)")  # fmt: skip
     parser.add_argument("--prefix", default="demo", help="rooms are PREFIX-VARIANT (default demo: demo-harbin, ...), their tables ROOM.1, ROOM.2, ...")
     parser.add_argument("--no-idle", action="store_true",
                         help="every seat plays (default: seat 3 of the first table is left to the timers)")  # fmt: skip
@@ -65,10 +67,12 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise CliError("give a platform API key (--key or PAIJU_API_KEY): paiju keys create --scopes tables,tokens")
     if not 0 <= args.pace <= 10:
         raise CliError(f"--pace must be 0-10 seconds, not {args.pace:g}")
+    if not 0 <= args.jitter <= args.pace:
+        raise CliError(f"--jitter must be 0 to --pace ({args.pace:g}) seconds, not {args.jitter:g}")
     if args.seconds is not None and not 0 < args.seconds <= 86400:
         raise CliError(f"--for must be 0-86400 seconds, not {args.seconds:g}")
     url = (args.url or os.environ.get("PAIJU_API_URL") or DEFAULT_URL).rstrip("/")
-    plan = Plan(tables=args.tables, hands=args.hands, seconds=args.seconds, pace=args.pace,
+    plan = Plan(tables=args.tables, hands=args.hands, seconds=args.seconds, pace=args.pace, jitter=args.jitter,
                 prefix=args.prefix, idle_seat=None if args.no_idle else 3,
                 timing=timing(args.turn, args.claim))  # fmt: skip
     stop = threading.Event()

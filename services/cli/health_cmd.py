@@ -22,7 +22,7 @@ import sys
 from typing import TextIO
 
 from services.cli.failures import command
-from services.cli.parts import settings_or_fail
+from services.cli.long_running import settings_or_fail
 from services.cli.stores import STORE_HELP
 
 

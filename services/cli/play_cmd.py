@@ -13,11 +13,11 @@ import sys
 from contextlib import closing
 from typing import TextIO
 
-from events import hand as ev
 from events.base import DomainEvent
 from services.bots.runner import BOTS, InvariantBroken, hand_seed, open_table, play_hand
 from services.cli.failures import CHECK_FAILED, CliError, Interrupted, command
 from services.cli.stores import StoreChoice, open_for_writing
+from services.rules.events import hand as ev
 from services.rules.table.state import TableState
 from services.rules.table.winning import hand_waits
 from services.rules.tiles import Tile, name, tile

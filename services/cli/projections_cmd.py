@@ -20,7 +20,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING, TextIO
 
 from services.cli.failures import CliError, command
-from services.cli.parts import settings_or_fail
+from services.cli.long_running import settings_or_fail
 from services.cli.projector_cmd import chosen
 from services.cli.stores import STORE_HELP
 
@@ -41,9 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command("projections", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from events.store import open_store
-    from readmodels.db import open_projection_db
     from workers.logging import configure_logging
+    from workers.parts import Parts
 
     out = out or sys.stdout
     settings = settings_or_fail(args.store)
@@ -53,16 +52,13 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise CliError(f"{args.action} needs a projection's name (paiju projections status)")
     projections = chosen([args.name] if args.name else None)
     configure_logging(settings.log_level, settings.log_format)
-    with closing(open_store(settings.store_url)) as store:
-        db = open_projection_db(settings.store_url)
-        try:
-            if args.action == "status":
-                return _status(db, store, projections, args.json, out)
-            if args.action == "retry":
-                return _retry(db, projections[0], out)
-            return _rebuild(db, store, projections[0], out)
-        finally:
-            db.close()
+    with closing(Parts(settings)) as parts:
+        db, store = parts.read_models(), parts.store()
+        if args.action == "status":
+            return _status(db, store, projections, args.json, out)
+        if args.action == "retry":
+            return _retry(db, projections[0], out)
+        return _rebuild(db, store, projections[0], out)
 
 
 def _status(db: ProjectionDB, store: EventStore, projections: list[Projection], as_json: bool,

@@ -16,7 +16,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING, TextIO
 
 from services.cli.failures import CliError, command
-from services.cli.parts import run_until_stopped, settings_or_fail, shown
+from services.cli.long_running import run_until_stopped, settings_or_fail, shown
 from services.cli.stores import STORE_HELP
 
 if TYPE_CHECKING:
@@ -46,11 +46,9 @@ def chosen(only: list[str] | None) -> list[Projection]:
 
 @command("projector", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from events.store import open_store
     from ops.health_parts import watched
-    from readmodels.db import open_projection_db
-    from readmodels.runner import Projector
     from workers.logging import configure_logging
+    from workers.parts import Parts
 
     out = out or sys.stdout
     settings = settings_or_fail(args.store)
@@ -58,9 +56,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise CliError(f"--batch must be 1-10000 events, not {args.batch}")
     projections = chosen(args.only)
     configure_logging(settings.log_level, settings.log_format)
-    with closing(open_store(settings.store_url)) as store:
-        db = open_projection_db(settings.store_url)
-        projector = Projector(store, db, projections, batch=args.batch)
+    with closing(Parts(settings)) as parts:
+        projector = parts.projector(projections, batch=args.batch)
         names = ", ".join(p.name for p in projector.projections)
         print(f"paiju projector: keeping {names} from {shown(settings.store_url)}", file=out,
               flush=True)  # fmt: skip
@@ -68,7 +65,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             with watched("projector", settings, projector):  # heartbeat and /metrics
                 run_until_stopped("projector", projector.run)
         finally:
-            db.close()
+            projector.db.close()
     applied = sum(c.applied for c in projector.consumers)
     print(f"paiju projector: stopped; {applied} events applied", file=out)
     return 0

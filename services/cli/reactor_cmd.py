@@ -19,7 +19,7 @@ from contextlib import closing
 from typing import TextIO
 
 from services.cli.failures import CliError, command
-from services.cli.parts import run_until_stopped, settings_or_fail
+from services.cli.long_running import run_until_stopped, settings_or_fail
 from services.cli.stores import StoreChoice, open_for_writing
 
 
@@ -53,9 +53,8 @@ def _store_choice(given: str | None, settings_url: str) -> StoreChoice:
 @command("reactor", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from ops.health_parts import watched
-    from workers.app import create_app
     from workers.logging import configure_logging
-    from workers.reactor.wiring import reactor_for
+    from workers.parts import Parts
 
     out = out or sys.stdout
     settings = settings_or_fail(args.store)
@@ -66,10 +65,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     choice = _store_choice(args.store, settings.store_url)
     with closing(open_for_writing(choice)) as store:
         try:
-            reactor = reactor_for(
-                settings, store, app=None if posts_here else create_app(settings),
-                lease_seconds=args.lease,
-            )  # fmt: skip
+            reactor = Parts(settings, store=store).reactor(inline_posts=posts_here,
+                                                           lease=args.lease)  # fmt: skip
         except ValueError as error:
             raise CliError(str(error)) from None
         assert reactor is not None

@@ -20,7 +20,7 @@ import threading
 from typing import TYPE_CHECKING, TextIO
 
 from services.cli.failures import CliError, command
-from services.cli.parts import settings_or_fail, shown
+from services.cli.long_running import settings_or_fail, shown
 
 if TYPE_CHECKING:
     from services.settings import Settings

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from events import hand as ev
 from events.base import DomainEvent
 from services.bots.away import away_paths
 from services.bots.runner import HandRecord, InvariantBroken, hand_seed
 from services.cli.progress import Progress
+from services.rules.events import hand as ev
 
 ENDINGS = ("自摸", "点炮", "抢杠", "一炮多响", "荒庄")
 KONGS = {

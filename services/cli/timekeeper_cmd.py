@@ -15,7 +15,7 @@ import threading
 from typing import TextIO
 
 from services.cli.failures import CliError, command
-from services.cli.parts import run_until_stopped, settings_or_fail, shown
+from services.cli.long_running import run_until_stopped, settings_or_fail, shown
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,30 +36,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command("timekeeper", writes=True)
 def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from events.store import open_store
     from ops.health_parts import watched
-    from workers.app import create_app
     from workers.logging import configure_logging
+    from workers.parts import Parts
     from workers.resender import start_resender
-    from workers.task import build_service
-    from workers.timekeeper import Timekeeper, fire_inline, fire_through_queue
 
     out = out or sys.stdout
     settings = settings_or_fail()
     if not 1 <= args.lease <= 3600:
         raise CliError(f"--lease must be 1-3600 seconds, not {args.lease:g}")
     configure_logging(settings.log_level, settings.log_format)
-    store = open_store(settings.store_url)
-    if args.via == "queue":
-        if settings.embedded:
-            raise CliError(
-                "--via queue needs PAIJU_BROKER_URL=redis://...: memory:// is per process"
-            )
-        fire = fire_through_queue(create_app(settings), store)
-    else:
-        fire = fire_inline(build_service(settings))
-    keeper = Timekeeper(store, fire, lease=args.lease)  # type: ignore[arg-type]
-    app = None if settings.embedded else create_app(settings)
+    if args.via == "queue" and settings.embedded:
+        raise CliError("--via queue needs PAIJU_BROKER_URL=redis://...: memory:// is per process")
+    parts = Parts(settings)
+    store = parts.store()
+    keeper = parts.timekeeper(via_queue=args.via == "queue", lease=args.lease)
+    app = None if settings.embedded else parts.app
 
     def run(stop: threading.Event) -> None:
         if app is not None:  # beside the timers, what the API kept: every 202 ends answered
@@ -72,6 +64,6 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         with watched("timekeeper", settings, keeper):  # heartbeat and /metrics
             run_until_stopped("timekeeper", run)
     finally:
-        store.close()
+        parts.close()
     print(f"paiju timekeeper: stopped; {keeper.fired} timers fired", file=out)
     return 0

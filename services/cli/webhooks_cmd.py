@@ -19,7 +19,8 @@ from typing import TextIO
 
 from services.cli.failures import CliError, command
 from services.cli.stores import choose, open_for_reading
-from workers.effects.outbox import Delivery, UnknownDelivery, open_outbox
+from workers.effects.outbox import Delivery, UnknownDelivery
+from workers.effects.outbox_open import open_outbox
 
 HEADER = f"{'KEY':<18}{'STATUS':<11}{'ATTEMPTS':>8}  {'EVENT':<21}{'TABLE':<20}LAST"
 

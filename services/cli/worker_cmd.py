@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from services.cli.failures import CliError
-from services.cli.parts import settings_or_fail
+from services.cli.long_running import settings_or_fail
 from workers.queues import QueueNames
 
 POOLS = ("prefork", "threads", "solo")
@@ -28,14 +28,16 @@ def _queues(text: str) -> list[str]:
     return names
 
 
-def _with_rules_queues(queues: list[str]) -> list[str]:
+def _with_rules_queues(queues: list[str], shards: int = 1, shard: int | None = None) -> list[str]:
     """A worker of commands also takes the commands handed back for each rules version it
-    has (``workers.queues.rules_queue``): registered before this runs (in the process's code)."""
+    has (``workers.queues.rules_queue``): registered before this runs (in the process's code);
+    and the command shards' queues: its own (``shard``), else every one."""
     if QueueNames.commands.value not in queues:
         return queues
-    from workers.queues import rules_queues
+    from workers.queues import rules_queues, shard_queues
 
-    return [*queues, *rules_queues()]
+    mine = shard_queues(shards) if shard is None else shard_queues(shards)[shard:shard + 1]
+    return [*queues, *rules_queues(), *mine]
 
 
 def _level(text: str) -> str:
@@ -66,8 +68,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from ops.health_parts import watch_worker
-    from workers.app import create_app
     from workers.logging import configure_logging
+    from workers.parts import Parts
 
     overrides = {} if args.concurrency is None else {"concurrency": args.concurrency}
     settings = settings_or_fail(**overrides)
@@ -79,14 +81,14 @@ def main(args: argparse.Namespace) -> int:
     # Before Celery starts: its first warnings (running as root, say) come before its own
     # setup_logging signal, and must be JSON lines too.
     configure_logging(args.loglevel or settings.log_level, settings.log_format)
-    app = create_app(settings)
+    app = Parts(settings).app  # its tasks ask these parts for theirs, in each worker process
     watch_worker(app, settings)  # metrics of the pool, added up; the worker's heartbeat
     quiet = ["--quiet"] if settings.log_format == "json" else []  # the banner is for people
     argv = [
         *quiet,
         "worker",
         f"--concurrency={settings.concurrency}",
-        f"--queues={','.join(_with_rules_queues(args.queues))}",
+        f"--queues={','.join(_with_rules_queues(args.queues, settings.command_shards, settings.command_shard))}",
         f"--pool={args.pool}",
         f"--loglevel={args.loglevel or settings.log_level}",
         *(["--without-mingle"] if args.without_mingle else []),

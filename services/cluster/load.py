@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from events.store import open_store
+from services.cluster.bot_procs import BotProcesses
 from services.cluster.checks import overdue_timers
 from services.cluster.procs import cpu_seconds
 from services.cluster.run import KINDS, Cluster
@@ -36,7 +37,9 @@ class Bots:
     idle_every: int = 10  # every n-th table has a seat that never moves (0: only the first)
     turn: int = 10  # seconds a table waits on a seat (the timers' part)
     claim: int = 5
-    pace: float = 0.0  # seconds a bot thinks before each move (0: none, the load test)
+    pace: float = 0.0  # seconds a bot thinks before each move (0: none, the load test) ...
+    jitter: float = 0.0  # ... give or take up to this many
+    processes: int = 1  # bot processes of their own (0: a thread of the harness's process)
 
 
 @dataclass
@@ -81,8 +84,10 @@ class Load:
         plan = Plan(tables=self.bots.tables, seconds=None, idle_seat=3,
                     idle_every=self.bots.idle_every, prefix=f"cl-{uuid.uuid4().hex[:6]}",
                     timing={"turn": self.bots.turn, "claim": self.bots.claim}, pace=self.bots.pace,
-                    measure=True)  # fmt: skip
-        self.demo = HttpDemo(bases[0], self.cluster.key, plan, out=None, more=tuple(bases[1:]))
+                    jitter=self.bots.jitter, measure=True)  # fmt: skip
+        self.demo: HttpDemo | BotProcesses = (
+            BotProcesses(bases, self.cluster.key, plan, self.bots.processes) if self.bots.processes
+            else HttpDemo(bases[0], self.cluster.key, plan, out=None, more=tuple(bases[1:])))  # fmt: skip
         self.stop = threading.Event()
         self.failure: BaseException | None = None
         self.overdue: set[str] = set()
@@ -116,7 +121,10 @@ class Load:
 
     def _play(self) -> None:
         try:
-            asyncio.run(self.demo.run(self.stop))
+            if isinstance(self.demo, BotProcesses):
+                self.demo.run(self.stop)
+            else:
+                asyncio.run(self.demo.run(self.stop))
         except BaseException as error:  # said by finish(): the run's figures would be wrong
             self.failure = error
             self.stop.set()
@@ -142,9 +150,9 @@ class Load:
             raise RuntimeError(f"the bots stopped: {self.failure}") from self.failure
 
 
-def cpu_by_kind(cluster: Cluster) -> dict[str, float]:
-    """CPU seconds so far of each kind of part, of PostgreSQL and Redis, and of this process
-    (the bots and the harness)."""
+def cpu_by_kind(cluster: Cluster, bot_pids: list[int] | tuple[int, ...] = ()) -> dict[str, float]:
+    """CPU seconds so far of each kind of part, of PostgreSQL and Redis, and of the bots (their
+    processes, ``bot_pids``, and this one: the harness)."""
     found = {kind: sum(p.cpu() for p in cluster.of(kind)) for kind in KINDS}
     postmaster = cluster.postgres.data / "postmaster.pid"
     with contextlib.suppress(OSError, ValueError):  # a restarted server's CPU starts again
@@ -152,7 +160,7 @@ def cpu_by_kind(cluster: Cluster) -> dict[str, float]:
             found["postgres"] = cpu_seconds(int(postmaster.read_text().split()[0]))
     if cluster.redis.process is not None and not cluster.redis.restarts:
         found["redis"] = cpu_seconds(cluster.redis.process.pid)
-    found["bots"] = time.process_time()
+    found["bots"] = time.process_time() + sum(cpu_seconds(pid) for pid in bot_pids)
     return found
 
 
@@ -165,13 +173,14 @@ def play(cluster: Cluster, bots: Bots, during: Callable[[Load], None] | None = N
     load.wait_seated()
     load.stop.wait(bots.warmup)
     began, accepted = time.perf_counter(), load.tally.accepted
-    cpu = cpu_by_kind(cluster)
+    bot_pids = load.demo.pids if isinstance(load.demo, BotProcesses) else []
+    cpu = cpu_by_kind(cluster, bot_pids)
     if during is None:
         load.stop.wait(bots.seconds)
     else:
         during(load)
     ended = time.perf_counter()
-    used = {k: v - cpu[k] for k, v in cpu_by_kind(cluster).items() if k in cpu}
+    used = {k: v - cpu[k] for k, v in cpu_by_kind(cluster, bot_pids).items() if k in cpu}
     load.finish()
     counted = ended - began
     tally = load.tally

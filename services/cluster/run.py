@@ -44,6 +44,7 @@ class Shape:
     timekeepers: int = 2
     projectors: int = 2
     reactors: int = 1
+    sharded: bool = False  # each worker serves one shard of the commands (a table meets one)
 
 
 @dataclass
@@ -117,8 +118,14 @@ class Cluster:
             "PAIJU_API_TOKEN_SECRET": "a-cluster-token-secret-of-32-bytes-or-more",
             "PAIJU_API_RATE_LIMIT_STREAM_CONNECTS": "100000/minute",
             "PAIJU_WEBHOOK_URL": self.receiver.url, "PAIJU_WEBHOOK_SECRET": SECRET,
+            **self._shards(),
             **self.settings,
         }  # fmt: skip
+
+    def _shards(self) -> dict[str, str]:
+        """One command shard per worker (``workers.queues.command_queue``), when sharded."""
+        shards = self.shape.workers if self.shape.sharded else 1
+        return {"PAIJU_COMMAND_SHARDS": str(shards)} if shards > 1 else {}
 
     def _parts(self) -> list[ClusterPart]:
         assert self.root is not None
@@ -139,7 +146,9 @@ class Cluster:
                                   ("reactor", shape.reactors, ["reactor"])):  # fmt: skip
             for n in range(count):
                 port = free_port()
-                add(kind, n, argv, port, "/metrics", PAIJU_METRICS_PORT=str(port))
+                shard = ({"PAIJU_COMMAND_SHARD": str(n)}
+                         if kind == "worker" and "PAIJU_COMMAND_SHARDS" in self.env else {})  # fmt: skip
+                add(kind, n, argv, port, "/metrics", PAIJU_METRICS_PORT=str(port), **shard)
         return found
 
     @property

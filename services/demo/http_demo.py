@@ -2,55 +2,46 @@
 
 With a platform API key the demo seats four bot players at each table through a room of its
 own, one per variant (``seating``: set up, granted, joined, ready, started), each with its own
-seat token; every player opens its seat's live stream (server-sent events,
-resumed from ``Last-Event-ID`` after a drop) and, woken by each event, reads its own view and,
-when the table waits on it, its legal commands, chooses (``seat_bot``) and posts the command
-with an ``Idempotency-Key`` made of the table, the version it answers and the seat, and
-``If-Match`` that version: a command that lost a race is refused and answered by the next
-event. The platform deals each next hand once the last is settled. One seat at the first table
-never moves, so the turn timers play it (超时托管). Nothing here touches the store or the engine:
-only the API.
+seat token; every player (``player``) follows its seat's live stream (server-sent events,
+resumed from ``Last-Event-ID`` after a drop) and moves with one request each time the stream
+offers it a choice: the seat's options (legal commands, the version for ``If-Match``, its
+view) come with the events, and a command's answer brings the next ones. The platform deals
+each next hand when the lead seat's stream shows the last one settled. One seat at the first
+table never moves, so the turn timers play it (超时托管). Nothing here touches the store or the
+engine, and nothing reads ``GET …/view`` or ``GET …/legal``: only the stream and the POSTs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import random
 import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import httpx
 
 from services.demo.lines import line_of, notable
-from services.demo.seat_bot import choose
+from services.demo.player import AGAIN, TRANSIENT, Player
 from services.demo.seating import (
     DemoRefused,
     RoomPlan,
     Seating,
-    TryLater,
     checked,
     gather_players,
     mint,
     platform_headers,
     start_table,
 )
+from services.rules.variants import VARIANTS
 
 SEATS = ("east", "south", "west", "north")  # the bots are bot-east-<run>-<table>, ...
-VARIANTS = ("harbin", "shanghai", "tanggu", "shandong", "mudanjiang")
 TIMING = {"turn": 5, "claim": 3}  # watchable: an idle seat holds its table 5 s, then 3 s
 MINIMUM_POINTS = 100  # each demo room's minimum 积分: the platform grants its new bots as much
-STREAM_GIVEN_UP = 120.0  # a seat's stream not opened for this long in a row is given up
-STREAM_BACKOFF_CAP = 4.0  # seconds at most between two tries to open a seat's stream
-AGAIN = 2.0  # seconds before a step with no answer yet (queued, busy, dropped) is looked at again
 SEATING_AT_ONCE = 16  # tables seated at the same time
-TRANSIENT = (httpx.TransportError, TryLater)
 
 
 @dataclass
@@ -67,18 +58,20 @@ class Plan:
     idle_every: int = 0  # 0: only the first table has the idle seat; n: every n-th table
     prefix: str = "demo"
     timing: dict[str, int] = field(default_factory=lambda: dict(TIMING))
-    pace: float = 0.3
+    pace: float = 0.3  # seconds a bot thinks before each move ...
+    jitter: float = 0.0  # ... give or take up to this many (a human's pace: 2 give or take 1)
     seed: int = 7
     lead: int = 0  # the seat whose stream is printed and on whose news the platform deals
     measure: bool = False  # keep each move's POST and event times (the benchmarks)
     minimum_points: int = MINIMUM_POINTS
     run: str = field(default_factory=lambda: uuid.uuid4().hex[:6])
+    variants: tuple[str, ...] = field(default_factory=lambda: tuple(VARIANTS))  # the registry's
 
     def room(self, number: int) -> RoomPlan:
-        """The room of the demo's table ``number`` (from 0): a room per variant, and more of
-        each variant's when there are more tables than variants."""
-        variant = VARIANTS[number % len(VARIANTS)]
-        again = number // len(VARIANTS)
+        """The room of the demo's table ``number`` (from 0): a room per variant, in the
+        registry's order, and more of each variant's when there are more tables than variants."""
+        variant = self.variants[number % len(self.variants)]
+        again = number // len(self.variants)
         room = f"{self.prefix}-{variant}" + (f"-{again + 1}" if again else "")
         return RoomPlan(room, variant, dict(self.timing), self.minimum_points)
 
@@ -132,7 +125,9 @@ class DemoTable:
         every = self.plan.idle_every
         self.idle = self.plan.idle_seat if number == 0 or (every and number % every == 0) else None
         self.seating: Seating | None = None
-        self.dealt: set[str] = set()
+        self.dealt: set[str] = set()  # the deals answered (each hand's, once)
+        self.deal_due = asyncio.Event()  # the lead saw no hand in play: the platform deals
+        self.hands_played = self.viewed_at = 0  # as the lead's stream last showed them
         self.done = asyncio.Event()
         self.base = demo.bases[number % len(demo.bases)]  # the API process this table talks to
 
@@ -153,17 +148,7 @@ class DemoTable:
         if self.idle is not None:
             self.demo.say(watch_line(self.demo.base, self.table_id, self.idle, self.token(self.idle)))
         self.players = [Player(self, seat) for seat in range(4)]
-        await asyncio.gather(*(p.run() for p in self.players))
-
-    def call_on(self, seats: list[int], version: int) -> None:
-        """The lead saw the table wait on these seats (a turn is public in every view; a claim
-        window's asked seats are not, so it calls on all that might be): each one looks at its
-        own view and legal commands and moves (the others need not read the table)."""
-        for seat in seats:
-            player = self.players[seat]
-            if seat != self.plan.lead and seat != self.idle:
-                player.called_at = max(player.called_at, version)
-                player.woken.set()
+        await asyncio.gather(*(p.run() for p in self.players), self.dealer())
 
     def token(self, seat: int) -> str:
         assert self.seating is not None
@@ -174,8 +159,18 @@ class DemoTable:
         self.seating.tokens[seat] = await mint(self.client, self.demo.key, self.table_id,
                                                seat, self.seating.players[seat])  # fmt: skip
 
+    async def viewed(self, frame: dict[str, Any]) -> None:
+        """The lead's stream opened (or reopened) on the table as it is now: the platform deals
+        when no hand is being played."""
+        view = frame["view"]
+        self.hands_played, self.viewed_at = view["hands_played"], frame["version"]
+        hand = view.get("hand")
+        if hand is None or (hand["step"] == "ended" and not view["waits"]):
+            self.deal_due.set()
+
     async def news(self, item: dict[str, Any]) -> None:
-        """An event on the lead seat's stream: printed; a settled hand counted."""
+        """An event on the lead seat's stream: printed; a settled hand counted, and the next
+        one dealt."""
         if notable(item):
             self.demo.say(line_of(self.table_id, item))
         if item["type"] == "hand_settled":
@@ -183,234 +178,44 @@ class DemoTable:
             tally.hands[self.table_id] = tally.hands.get(self.table_id, 0) + 1
             if self.plan.hands is not None and tally.hands[self.table_id] >= self.plan.hands:
                 self.done.set()
+            if item["version"] > self.viewed_at:  # else the view counted it already
+                self.hands_played += 1
+            self.deal_due.set()
 
-    async def maybe_deal(self, view: dict[str, Any]) -> bool:
-        """The platform deals the next hand when none is being played (and more are wanted);
-        False: a deal got no answer yet, to be looked at again."""
-        hand = view.get("hand")
-        if self.done.is_set() or (hand is not None and (hand["step"] != "ended" or view["waits"])):
-            return True
-        command_id = f"{self.table_id}/deal-{view['hands_played'] + 1}"
+    async def dealer(self) -> None:
+        """The platform's part at the table: deal each next hand the lead's stream shows due,
+        again (under the same id) while a deal has no answer yet."""
+        while not self.done.is_set():
+            due = asyncio.create_task(self.deal_due.wait())
+            finished = asyncio.create_task(self.done.wait())
+            await asyncio.wait({due, finished}, return_when=asyncio.FIRST_COMPLETED)
+            due.cancel()
+            finished.cancel()
+            if self.done.is_set():
+                return
+            self.deal_due.clear()
+            if not await self.deal(self.hands_played + 1):
+                await asyncio.sleep(AGAIN / 2)
+                self.deal_due.set()
+
+    async def deal(self, number: int) -> bool:
+        """Deal hand ``number`` (once: its id is the table's and the number's); False: the
+        deal got no answer yet."""
+        command_id = f"{self.table_id}/deal-{number}"
         if command_id in self.dealt:
             return True
-        self.dealt.add(command_id)
         try:
             dealt = await self.demo.client.post(f"{self.base}/v1/tables/{self.table_id}/hands",
                                                 headers=platform_headers(self.demo.key, command_id))  # fmt: skip
             outcome = checked(dealt, f"dealing at {self.table_id}", False)
-            status = outcome.get("status")
         except TRANSIENT:
-            status = "queued"
-        if status == "accepted":
-            if self.plan.measure:
-                self.demo.tally.acknowledge(command_id, self.table_id, outcome)
-            return True
-        # refused (said on the stream) or not done yet: sent again later, under the same id
-        asyncio.get_running_loop().call_later(AGAIN / 2, self.dealt.discard, command_id)
-        return False
-
-
-class Player:
-    """A bot at one seat: its stream in one task, its moves in another, woken by each event."""
-
-    def __init__(self, table: DemoTable, seat: int) -> None:
-        self.table, self.seat, self.demo = table, seat, table.demo
-        self.version = 0  # the last event the seat's stream gave (its id)
-        self.called_at = 0  # the version at which the lead last saw the table wait on this seat
-        self.woken = asyncio.Event()
-        self.etag = 0  # the table's version of the last answer read (its ETag)
-        self.last_sent: tuple[str, dict[str, Any]] | None = None  # a resend repeats its command
-        self.rng = random.Random(f"{table.plan.seed}/{table.table_id}/{seat}")
-
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.table.token(self.seat)}"}
-
-    async def run(self) -> None:
-        listening = asyncio.create_task(self.listen())
-        acting = asyncio.create_task(self.play() if self.seat != self.table.idle else self.table.done.wait())
-        try:
-            await asyncio.wait({listening, acting}, return_when=asyncio.FIRST_COMPLETED)
-            if listening.done():
-                listening.result()  # the stream was given up: raised, saying why
-            await acting
-        finally:
-            listening.cancel()
-            acting.cancel()
-
-    async def listen(self) -> None:
-        """Follow the seat's stream; after a drop, resume from the last event it gave. A
-        stream that cannot be opened is tried again, each time a little later (with jitter:
-        the hundreds of streams of an API that restarts do not all come back at once), and
-        given up only once it has failed for ``STREAM_GIVEN_UP`` seconds in a row."""
-        url = f"{self.table.base}/v1/tables/{self.table.table_id}/seats/{self.seat}/events"
-        self.woken.set()  # look at the table once before any event comes (the lead: each one)
-        failing_since, tries, why = None, 0, ""
-        while failing_since is None or time.monotonic() - failing_since < STREAM_GIVEN_UP:
-            headers = self.headers() | ({"Last-Event-ID": str(self.version)} if self.version else {})
-            wait = None
-            try:
-                async with self.demo.client.stream("GET", url, headers=headers,
-                                                   timeout=self.demo.stream_timeout) as response:  # fmt: skip
-                    if response.status_code == 401:
-                        await self.table.remint(self.seat)
-                        continue
-                    if response.status_code != 200:
-                        await response.aread()
-                        checked(response, f"the stream of seat {self.seat} at {self.table.table_id}")
-                    if failing_since is not None:
-                        self.reopened()
-                    failing_since, tries = None, 0
-                    async for item in server_sent_events(response):
-                        await self.heard(item)
-            except (httpx.TransportError, httpx.StreamError, TryLater) as error:
-                why = str(error) or type(error).__name__  # dropped: resumed from self.version
-                wait = error.retry_after if isinstance(error, TryLater) else None
-            failing_since = failing_since or time.monotonic()
-            tries += 1
-            backoff = min(STREAM_BACKOFF_CAP, 0.2 * 2 ** min(tries - 1, 5)) * self.rng.uniform(0.5, 1.0)
-            await asyncio.sleep(backoff if wait is None else wait)
-        raise DemoRefused(f"the stream of seat {self.seat} at {self.table.table_id} could not be "
-                          f"opened for {STREAM_GIVEN_UP:g} s: {why}")  # fmt: skip
-
-    def reopened(self) -> None:
-        """The stream is open again after a drop (counted, for the fault runs' recovery times;
-        a seat whose request failed with the API tries again by itself, ``again``)."""
-        if self.table.plan.measure:
-            self.demo.tally.reopened.setdefault(self.table.base, []).append(time.perf_counter())
-
-    async def heard(self, sse: dict[str, Any]) -> None:
-        if sse.get("id") is None:
-            return  # a refusal of this seat's command: the next event answers it
-        item = sse["data"]
-        self.version = int(sse["id"])
-        if self.table.plan.measure:
-            self.demo.tally.seen_at.setdefault((self.table.table_id, self.version, self.seat),
-                                               time.perf_counter())  # fmt: skip
-        if self.seat == self.table.plan.lead:
-            await self.table.news(item)
-            self.woken.set()
-
-    async def play(self) -> None:
-        while not self.table.done.is_set():
-            woken = asyncio.create_task(self.woken.wait())
-            finished = asyncio.create_task(self.table.done.wait())
-            await asyncio.wait({woken, finished}, return_when=asyncio.FIRST_COMPLETED)
-            woken.cancel()
-            finished.cancel()
-            if self.table.done.is_set():
-                return
-            self.woken.clear()
-            try:
-                await self.move()
-            except TRANSIENT:  # busy or dropped: this seat looks at the table again soon
-                self.again()
-
-    def again(self, seconds: float = AGAIN) -> None:
-        """Wake this seat after ``seconds``: a step that got no answer yet (a command queued, a
-        deal lost with a worker) is taken again, under the same id, so it happens once."""
-        asyncio.get_running_loop().call_later(seconds, self.woken.set)
-
-    async def move(self) -> None:
-        """Look at the table as this seat; act when it waits on this seat. The lead looks on
-        every event of its stream, deals between hands and calls on the seats awaited."""
-        client, table_id = self.demo.client, self.table.table_id
-        version = max(self.version, self.called_at)
-        view = await self.get(f"/v1/tables/{table_id}/view")
-        if view is None:
-            return
-        awaited = [s for wait in view["waits"] for s in wait["seats"]]
-        if self.seat == self.table.plan.lead:
-            if not await self.table.maybe_deal(view):
-                self.again()
-            self.table.call_on(called(view), version)
-        if self.seat not in awaited:
-            return
-        legal = await self.get(f"/v1/tables/{table_id}/seats/{self.seat}/legal")
-        command = None if legal is None else choose(view, self.seat, legal["commands"], self.rng)
-        if command is None:
-            return
-        version = max(version, self.etag)  # the version the commands are legal at
-        if self.table.plan.pace:
-            await asyncio.sleep(self.table.plan.pace)  # a player thinks; people can follow
-        tally = self.demo.tally
-        command_id = f"{table_id}/v{version}/s{self.seat}"
-        command = self.once(command_id, command)
-        tally.sent += 1
-        # a move answers the table at one version; taking the seat back (取消托管) is not a
-        # move, and under 托管 the table moves on every second: it goes unguarded
-        move = command["command"] != "cancel_autoplay"
-        guard = {"If-Match": f'"{version}"'} if move else {}
-        posted = time.perf_counter()
-        answer = await client.post(f"{self.table.base}/v1/tables/{table_id}/commands", json=command,
-                                   headers=self.headers() | {"Idempotency-Key": command_id} | guard)  # fmt: skip
-        if answer.status_code == 401:
-            await self.table.remint(self.seat)
-            self.woken.set()
-            return
-        outcome = checked(answer, f"seat {self.seat}'s {command['command']} at {table_id}", False)
+            return False
         if outcome.get("status") == "queued":
-            self.again()  # not run yet (a worker busy or gone): the same id again if nothing moved
-        elif outcome.get("status") == "accepted":
-            tally.accepted += 1
-            if self.table.plan.measure:
-                if move:  # its first event is version + 1: the latency is measured
-                    tally.posted_at[(table_id, version, self.seat)] = posted
-                accepted = time.perf_counter()
-                tally.accepted_at.append(accepted)
-                tally.by_api.setdefault(self.table.base, []).append(accepted)
-                tally.acknowledge(command_id, table_id, outcome)
-        elif outcome.get("status") == "refused":
-            tally.refused += 1  # the table moved on (a timer, a claim): the next event says how
-            tally.refusals[str(outcome.get("code"))] += 1
-
-    def once(self, command_id: str, command: dict[str, Any]) -> dict[str, Any]:
-        """The command to send under ``command_id``: a step taken again (its 202 unanswered, a
-        worker gone) resends what it sent the first time, since the bot may have chosen another
-        tile this time and an id names one request (the API refuses it with 422 otherwise)."""
-        if self.last_sent is not None and self.last_sent[0] == command_id:
-            return self.last_sent[1]
-        self.last_sent = (command_id, command)
-        return command
-
-    async def get(self, path: str) -> dict[str, Any] | None:
-        answer = await self.demo.client.get(f"{self.table.base}{path}", headers=self.headers())
-        if answer.status_code == 401:
-            await self.table.remint(self.seat)
-            self.woken.set()
-            return None
-        body = checked(answer, f"GET {path}")
-        self.etag = _version_of(answer.headers.get("ETag"))
-        return body
-
-
-def called(view: dict[str, Any]) -> list[int]:
-    """The seats the lead calls on: those the table waits on, and on a claim window (whose
-    asked seats a view does not name but the viewer's own) every seat but the discarder."""
-    seats = {s for wait in view["waits"] for s in wait["seats"]}
-    window = (view.get("hand") or {}).get("window")
-    if window is not None and any(w["wait"] == "claim" for w in view["waits"]):
-        seats |= {s for s in range(4) if s != window["from_seat"]}
-    return sorted(seats)
-
-
-async def server_sent_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
-    """Each event of a text/event-stream answer as ``{"id", "event", "data"}`` (comments,
-    the heartbeats, are skipped)."""
-    current: dict[str, Any] = {}
-    async for line in response.aiter_lines():
-        if line.startswith(":"):
-            continue
-        if line == "":
-            if "data" in current:
-                yield current
-            current = {}
-            continue
-        name, _, value = line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
-        if name == "data":
-            current["data"] = json.loads(value)
-        elif name in ("id", "event"):
-            current[name] = value
+            return False
+        self.dealt.add(command_id)  # accepted, or refused (the lead's stream says why)
+        if outcome.get("status") == "accepted" and self.plan.measure:
+            self.demo.tally.acknowledge(command_id, self.table_id, outcome)
+        return True
 
 
 class HttpDemo:
@@ -451,14 +256,6 @@ class HttpDemo:
                 playing.cancel()
                 await asyncio.gather(playing, return_exceptions=True)
         return self.tally
-
-
-def _version_of(etag: str | None) -> int:
-    """``"12"`` -> 12; 0 for none (an API before ETags: the stream's version is used)."""
-    try:
-        return int((etag or "").strip('W/"'))
-    except ValueError:
-        return 0
 
 
 def watch_line(base: str, table_id: str, seat: int, token: str) -> str:

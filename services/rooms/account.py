@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-import events.hand  # noqa: F401  (hand_settled upcasts on read)
+import services.rules.events.hand  # noqa: F401  (hand_settled upcasts on read)
 from events.envelope import RecordedEvent
 from events.registry import registry
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from events.rooms import TableSeatReleased
 from events.store.base import EventStore
 from services.rooms.account import PlayerAccount, seat_points
 from services.rooms.room import RoomRefused
+from services.rules.events.rooms import TableSeatReleased
 
 ELSEWHERE = "您已在别的游戏房间游戏，请返回原来房间"
 

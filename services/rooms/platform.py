@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from events.envelope import check_id
-from events.rooms import TableSeatClaimed, TableSeatReleased
 from services.rooms.room import RoomRefused
 from services.rooms.service import ATTEMPTS, RoomBusy, RoomService
+from services.rules.events.rooms import TableSeatClaimed, TableSeatReleased
 
 
 class PlatformSeating:

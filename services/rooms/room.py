@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from events.base import DomainEvent
-from events.rooms import (
+from services.rules.events.rooms import (
     PlayerLeftRoom,
     PlayerReadied,
     PlayerSeated,

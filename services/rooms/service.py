@@ -27,20 +27,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
-import events.accounts  # noqa: F401  (registers the shapes folded here)
-import events.hand  # noqa: F401
-import events.presence  # noqa: F401
+import services.rules.events.accounts  # noqa: F401  (registers the shapes folded here)
+import services.rules.events.hand  # noqa: F401
+import services.rules.events.presence  # noqa: F401
 from events.base import DomainEvent
 from events.envelope import Actor, RecordedEvent, check_id, utc_now
 from events.registry import registry
-from events.rooms import (
-    ReleaseReason,
-    RoomConfigured,
-    RoomSeatClaimed,
-    RoomSeatReleased,
-    RoomTableStarted,
-    TableSeatReleased,
-)
 from events.store.base import ConcurrencyError, EventStore
 from services.accounts import account_stream
 from services.rooms import room as rules
@@ -49,6 +41,14 @@ from services.rooms.holds import elsewhere, table_hold_release
 from services.rooms.room import RoomRefused, RoomState, evolve_room
 from services.rooms.starter import TableStarter
 from services.rules import RULES_VERSION
+from services.rules.events.rooms import (
+    ReleaseReason,
+    RoomConfigured,
+    RoomSeatClaimed,
+    RoomSeatReleased,
+    RoomTableStarted,
+    TableSeatReleased,
+)
 
 ATTEMPTS = 16
 

@@ -1,5 +1,6 @@
 """Opening a table a room started, and dealing its first hand: through a ``TableService`` in
-this process, or through the workers' command queue (the API's path, like every command).
+this process, or through the workers' command queue (``workers.room_starter``, the API's path,
+like every command).
 
 Both send ``OpenTable`` and ``StartHand`` under the service's own command ids derived from the
 table id (``p:open:...``, out of every client's reach: a seat that could name them first would
@@ -11,11 +12,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from celery import Celery
-
 from events.envelope import Actor
-from events.rooms import RoomTableStarted
-from events.store.base import EventStore
+from services.rules.events.rooms import RoomTableStarted
 from services.rules.table.commands import Command, OpenTable, StartHand
 from services.tables.command_ids import service_command_id
 from services.tables.service import Rejected, TableService
@@ -54,24 +52,3 @@ class DirectStarter:
                                          actor=Actor.system())  # fmt: skip
             if isinstance(result, Rejected):
                 raise TableNotStarted(f"table {started.table_id}: {result.reason}")
-
-
-class QueuedStarter:
-    """Through the workers' ``commands`` queue, awaiting each outcome (bounded)."""
-
-    def __init__(self, app: Celery, store: EventStore, timeout: float = 10.0) -> None:
-        self.app, self.store, self.timeout = app, store, timeout
-
-    def start(self, room: str, started: RoomTableStarted) -> None:
-        from workers.client import OutcomeTimeoutError, submit_and_wait
-
-        for command_id, command in commands(room, started):
-            try:
-                outcome = submit_and_wait(
-                    self.app, self.store, started.table_id, command, command_id=command_id,
-                    actor=Actor.system(), timeout=self.timeout, resend_every=self.timeout / 2,
-                )  # fmt: skip
-            except OutcomeTimeoutError as error:
-                raise TableNotStarted(f"table {started.table_id}: {error}") from None
-            if not outcome.accepted:
-                raise TableNotStarted(f"table {started.table_id}: {outcome.reason}")

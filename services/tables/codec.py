@@ -10,12 +10,12 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-import events.accounts  # noqa: F401  (registers the account events the stores also hold)
+import services.rules.events.accounts  # noqa: F401  (registers the account events the stores also hold)
 from events.base import DomainEvent
 from events.envelope import Actor, NewEvent, RecordedEvent
-from events.hand import HandStarted
 from events.registry import registry
 from services.rules import RULES_VERSION
+from services.rules.events.hand import HandStarted
 from services.rules.table.commands import AnyCommand, Command, StartHand
 
 COMMANDS: TypeAdapter[Any] = TypeAdapter(AnyCommand)

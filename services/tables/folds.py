@@ -12,7 +12,9 @@ wait on every other's. Here:
 - different tables fold in parallel: a table's lock lives only while someone reads it (a
   count of holders), so the locks do not grow with every table id ever read;
 - the kept folds (``KeptFolds``, a bounded LRU) are touched only under a short lock, for a get
-  and a put, never across a read of the store.
+  and a put, never across a read of the store;
+- a table's rules version (规则版本) is fixed by its opening event for good: a command's route
+  learns it from a kept fold, else from that one event, remembered, never from a fold of its own.
 
 A fold (``LoadedTable``, its ``TableState``) is immutable: handing one to several threads is
 safe.
@@ -24,31 +26,36 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Generic, TypeVar
 
+from events.registry import registry
 from events.store.base import EventStore
+from services.rules.events.hand import TableOpened
 from services.rules.table import TableState
 from services.tables import loader
 
+V = TypeVar("V")
 
-class KeptFolds:
-    """The last ``limit`` tables folded, least recently used dropped first; safe across
-    threads (each get, put and drop under a short lock)."""
+
+class Recent(Generic[V]):
+    """The last ``limit`` values kept by table id, least recently used dropped first; safe
+    across threads (each get, put and drop under a short lock)."""
 
     def __init__(self, limit: int = 256) -> None:
         self.limit = limit
-        self._kept: OrderedDict[str, loader.LoadedTable] = OrderedDict()
+        self._kept: OrderedDict[str, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, table_id: str) -> loader.LoadedTable | None:
+    def get(self, table_id: str) -> V | None:
         with self._lock:
             kept = self._kept.get(table_id)
             if kept is not None:
                 self._kept.move_to_end(table_id)
             return kept
 
-    def keep(self, table_id: str, loaded: loader.LoadedTable) -> None:
+    def keep(self, table_id: str, value: V) -> None:
         with self._lock:
-            self._kept[table_id] = loaded
+            self._kept[table_id] = value
             self._kept.move_to_end(table_id)
             while len(self._kept) > self.limit:
                 self._kept.popitem(last=False)
@@ -62,6 +69,14 @@ class KeptFolds:
             return len(self._kept)
 
 
+class KeptFolds(Recent[loader.LoadedTable]):
+    """The last tables folded: the table service decides on them, the API's reads share them."""
+
+
+VERSIONS_KEPT = 10_000
+"""Tables whose rules version a process remembers (a short string each: about a megabyte)."""
+
+
 class TableFolds:
     """Tables read for views: each folded by one thread at a time, from the kept fold."""
 
@@ -71,6 +86,23 @@ class TableFolds:
         self.kept = kept if kept is not None else KeptFolds(cached_tables)
         self._locks: dict[str, tuple[threading.Lock, int]] = {}  # table id -> lock, holders
         self._locks_lock = threading.Lock()
+        self._versions: Recent[str] = Recent(VERSIONS_KEPT)
+
+    def rules_version(self, table_id: str) -> str | None:
+        """The rules version ``table_id`` was opened under; None while no table has that id."""
+        kept = self.kept.get(table_id)
+        if kept is not None and kept.state.opened:
+            return kept.state.rules_version
+        known = self._versions.get(table_id)
+        if known is not None:
+            return known
+        first = self.store.read_event(table_id, 1)
+        if first is None or first.type != TableOpened.model_fields["type"].default:
+            return None
+        opened = registry.decode(first)
+        assert isinstance(opened, TableOpened)
+        self._versions.keep(table_id, opened.rules_version)
+        return opened.rules_version
 
     def load(self, table_id: str) -> TableState:
         """The table now (as of the store when this read began)."""

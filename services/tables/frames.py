@@ -20,8 +20,8 @@ from functools import cache
 from typing import Any
 
 from events.envelope import RecordedEvent
-from events.hand import ClaimAnswered, HandStarted
-from events.presence import SeatAutoplayed
+from services.rules.events.hand import ClaimAnswered, HandStarted
+from services.rules.events.presence import SeatAutoplayed
 from services.rules.melds import Meld
 from services.rules.table import TableState, evolve
 from services.rules.table.claims import seats_after, winning_claims

@@ -23,9 +23,9 @@ from typing import Any
 from events.base import DomainEvent
 from events.envelope import RecordedEvent
 from events.fairness import check_seed
-from events.hand import HandStarted, SeedRevealed
 from events.hashchain import GENESIS_HASH, canonical_json
 from events.store.base import EventStore, SeedError
+from services.rules.events.hand import HandStarted, SeedRevealed
 from services.rules.table import TableState, evolve
 from services.tables.codec import decode
 from services.tables.state_json import STATE_SHAPE, StateDecodeError, decode_state, encode_state

@@ -4,9 +4,10 @@ Whoever runs commands (a Celery worker, the timekeeper, a test) calls ``run_comm
 command as JSON data and a command id (a due timer: ``fire_timer``, the same path), and gets a
 ``CommandOutcome`` back, recorded in the store under that id. Input that is not a command is
 refused with what was wrong, never raised: a message that cannot be parsed must still end in an
-outcome its sender can read. An id that already has an outcome is answered with it, before
-anything is decided again: a command that was refused stays refused, even if its redelivery
-would now be legal.
+outcome its sender can read. An id that already has an outcome is answered with it: a
+command that was refused stays refused, even if its redelivery would now be legal (its append
+carries its outcome, and the store appends nothing under an id with one). A move on a table the
+process folded last costs one store trip: the append, with its outcome.
 
 ``TableBusyError`` (other writers kept winning), ``RulesVersionUnavailable`` (the table's rules
 version is not one this process has) and a store that cannot be reached are raised: nothing
@@ -21,13 +22,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from events.envelope import Actor, InvalidIdError, check_id
-from events.outcomes import CommandOutcome, OutcomeStore, bounded_reason
-from events.store.base import CommandConflictError, EventStore
+from events.envelope import Actor, InvalidIdError, check_id, utc_now
+from events.outcomes import CommandOutcome, OutcomeStore, bounded_reason, receipt_of
+from events.store.base import CommandConflictError, EventStore, OutcomeRecordedError
 from events.store.timers import DueTimer
 from services.rules.table.commands import Command, OpenTable
 from services.tables.codec import COMMANDS, actor_of
-from services.tables.service import Accepted, Rejected, TableService
+from services.tables.service import Rejected, TableService
 from services.tables.timers import timeout_command_id
 
 __all__ = [
@@ -91,15 +92,21 @@ def run_command(
     except InvalidIdError as error:  # no id to record it under: answered, not recorded
         return _refused(str(command_id), str(table_id), actor, str(error), "invalid_id",
                         correlation_id)
+    # No look for an earlier outcome first (a trip on every command, for the rare redelivery):
+    # an accepted decision's append refuses an id with an outcome (OutcomeRecordedError), a
+    # recorded id's append answers its first events, and a refusal's record keeps the first.
     outcomes = outcome_store(service.store)
-    earlier = outcomes.load_outcome(command_id)
-    if earlier is not None:
-        return earlier
-    outcome = _decide(
-        service, table_id, command_data, actor, command_id, if_version, correlation_id,
-        default_timing,
-    )
-    return outcomes.record_outcome(outcome)
+    try:
+        outcome, receipted = _decide(
+            service, table_id, command_data, actor, command_id, if_version, correlation_id,
+            default_timing,
+        )
+    except OutcomeRecordedError:  # refused by another delivery since we looked: that stands
+        refused = outcomes.load_outcome(command_id)
+        assert refused is not None  # outcomes are never deleted
+        return refused
+    # an accepted command's outcome went in with its events (one trip, not two)
+    return outcome if receipted else outcomes.record_outcome(outcome)
 
 
 def fire_timer(service: TableService, timer: DueTimer) -> CommandOutcome:
@@ -150,51 +157,41 @@ def _decide(
     if_version: object,
     correlation_id: str | None,
     default_timing: Mapping[str, int] | None,
-) -> CommandOutcome:
+) -> tuple[CommandOutcome, bool]:
+    """The command's outcome, and whether it is recorded already (with its events)."""
     parsed = parse_command(command_data)
     if isinstance(parsed, str):
-        return _refused(command_id, table_id, actor, parsed, "invalid_command", correlation_id)
+        return _refused(command_id, table_id, actor, parsed, "invalid_command",
+                        correlation_id), False  # fmt: skip
     command = _with_default_timing(parsed, default_timing)
     actor = actor or actor_of(command)
     if if_version is not None and (
         isinstance(if_version, bool) or not isinstance(if_version, int) or if_version < 0
     ):
         reason = f"if_version must be a version (an integer >= 0), not {if_version!r}"
-        return _refused(command_id, table_id, actor, reason, "invalid_command", correlation_id)
+        return _refused(command_id, table_id, actor, reason, "invalid_command",
+                        correlation_id), False  # fmt: skip
+    receipt = CommandOutcome(command_id=command_id, table_id=table_id, status="accepted",
+                             actor_kind=actor.kind, actor_seat=actor.seat,
+                             correlation_id=correlation_id)  # fmt: skip
     try:
-        result = service.handle(
-            table_id, command, command_id=command_id, actor=actor, if_version=if_version
-        )
+        result = service.handle(table_id, command, command_id=command_id, actor=actor,
+                                if_version=if_version, receipt=receipt)  # fmt: skip
     except CommandConflictError as error:
         return _refused(command_id, table_id, actor, str(error), "command_id_reused",
-                        correlation_id)
+                        correlation_id), False  # fmt: skip
     if isinstance(result, Rejected):
-        return _refused(command_id, table_id, actor, result.reason, result.code, correlation_id)
-    return _accepted(command_id, table_id, actor, result, correlation_id)
+        return _refused(command_id, table_id, actor, result.reason, result.code,
+                        correlation_id), False  # fmt: skip
+    if result.receipted:  # as the store recorded it (its sequence aside)
+        return receipt_of(receipt, result.events), True
+    return receipt_of(receipt, result.events, recorded_at=utc_now()), False  # to record now
 
 
 def _with_default_timing(command: Command, default: Mapping[str, int] | None) -> Command:
     if not default or not isinstance(command, OpenTable):
         return command
     return command.model_copy(update={"timing": {**default, **command.timing}})
-
-
-def _accepted(
-    command_id: str, table_id: str, actor: Actor, result: Accepted, correlation_id: str | None
-) -> CommandOutcome:
-    events = result.events
-    return CommandOutcome(
-        command_id=command_id,
-        table_id=table_id,
-        status="accepted",
-        first_version=events[0].version if events else None,
-        last_version=events[-1].version if events else None,
-        first_position=events[0].position if events else None,
-        last_position=events[-1].position if events else None,
-        actor_kind=actor.kind,
-        actor_seat=actor.seat,
-        correlation_id=correlation_id,
-    )
 
 
 def _refused(

@@ -21,6 +21,7 @@ from typing import Any
 
 from events.envelope import Actor, RecordedEvent
 from events.fairness import new_seed
+from events.outcomes import CommandOutcome
 from events.store.base import ConcurrencyError, EventStore, SeedError
 from services.rules.table import CommandRejected, TableState, decide_and_evolve
 from services.rules.table.commands import Command, OpenTable, StartHand
@@ -45,6 +46,8 @@ class Accepted:
 
     events: list[RecordedEvent]
     state: TableState | None = None
+    receipted: bool = False
+    """The ``receipt`` given to ``handle`` was recorded with the events, in their append."""
 
 
 @dataclass(frozen=True)
@@ -127,8 +130,13 @@ class TableService:
         command_id: str,
         actor: Actor | None = None,
         if_version: int | None = None,
+        receipt: CommandOutcome | None = None,
     ) -> Accepted | Rejected:
         """Decide and record one command; a refusal comes back as ``Rejected``.
+
+        ``receipt``: the command's accepted outcome, recorded in the append's own transaction
+        when this call records events (``Accepted.receipted``); the store raises
+        ``OutcomeRecordedError`` if the id has an outcome already (nothing is appended).
 
         ``command_id`` names this command for good: a queue may deliver it twice, and every
         delivery gets the first one's result. ``if_version`` guards a command given on behalf
@@ -186,6 +194,7 @@ class TableService:
                     command_id,
                     command_record(sealed),
                     timers=table_timers(state),
+                    outcome=receipt if drafts else None,
                 )
             except ConcurrencyError:
                 continue  # another process moved the table on: decide again
@@ -197,7 +206,7 @@ class TableService:
             after = loader.LoadedTable(state, recorded[-1].version, recorded[-1].hash)
             self._remember(table_id, after)
             self._maybe_snapshot(table_id, loaded.version, after)
-            return Accepted(recorded, state)
+            return Accepted(recorded, state, receipted=receipt is not None and bool(drafts))
         raise TableBusyError(
             f"table {table_id}: {self.max_attempts} attempts lost to concurrent writers"
         )

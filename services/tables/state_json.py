@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from events.hand import Win
 from events.hashchain import canonical_json, sha256_hex
+from services.rules.events.hand import Win
 from services.rules.table.state import TableState
 
 STATE_ADAPTER: TypeAdapter[TableState] = TypeAdapter(TableState)

@@ -16,9 +16,12 @@ seat is sent.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
+from events.base import DomainEvent
 from events.envelope import RecordedEvent
 from events.store.base import EventStore
 from services.rules.table import TableState, evolve
@@ -67,6 +70,7 @@ class SeatStream:
 class StreamPage:
     events: list[dict[str, Any]]
     cursor: SeatStream
+    times: tuple[tuple[int, datetime], ...] = ()  # (version, recorded_at) of the events read
 
     def __iter__(self) -> Any:
         return iter(self.events)
@@ -74,6 +78,46 @@ class StreamPage:
 
 def _batch_key(event: RecordedEvent) -> tuple[str | None, str]:
     return event.command_id, repr(event.command)
+
+
+@dataclass(frozen=True)
+class Folded:
+    """One event folded: the state just before it (what redacting it needs) and, on the last
+    event of a batch that settled a hand, its ``anchor`` (version and hash)."""
+
+    recorded: RecordedEvent
+    event: DomainEvent
+    before: TableState
+    after: TableState
+    anchor: dict[str, Any] | None
+
+
+def fold_events(
+    store: EventStore, table_id: str, events: list[RecordedEvent], state: TableState
+) -> Iterator[Folded]:
+    """Each of ``events`` (whole batches, in order) folded on from ``state``."""
+    revealed = loader.revealed_seeds(events)
+    settled = False
+    for index, recorded in enumerate(events):
+        event = loader.with_seed(store, table_id, decode(recorded), revealed)
+        before, state = state, evolve(state, event)
+        settled = settled or (state.hand_over and not before.hand_over)
+        following = events[index + 1] if index + 1 < len(events) else None
+        ends_batch = following is None or _batch_key(following) != _batch_key(recorded)
+        anchor = {"version": recorded.version, "hash": recorded.hash} if ends_batch and settled else None
+        yield Folded(recorded, event, before, state, anchor)
+        if ends_batch:
+            settled = False
+
+
+def shown(folded: Folded, payload: dict[str, Any]) -> dict[str, Any]:
+    """An event as a stream sends it: ``version``, ``type``, the viewer's ``payload`` and,
+    where the batch settled a hand, ``anchor``."""
+    recorded = folded.recorded
+    item: dict[str, Any] = {"version": recorded.version, "type": recorded.type, "payload": payload}
+    if folded.anchor is not None:
+        item["anchor"] = folded.anchor
+    return item
 
 
 def read_page(store: EventStore, cursor: SeatStream) -> StreamPage:
@@ -98,25 +142,11 @@ def read_page(store: EventStore, cursor: SeatStream) -> StreamPage:
             )
     out: list[dict[str, Any]] = []
     state: TableState = table.state
-    revealed = loader.revealed_seeds(events)
-    settled = False
-    for index, recorded in enumerate(events):
-        event = loader.with_seed(store, cursor.table_id, decode(recorded), revealed)
-        before, state = state, evolve(state, event)
-        settled = settled or (state.hand_over and not before.hand_over)
-        following = events[index + 1] if index + 1 < len(events) else None
-        ends_batch = following is None or _batch_key(following) != _batch_key(recorded)
-        if recorded.version >= cursor.from_version:
-            item: dict[str, Any] = {
-                "version": recorded.version,
-                "type": recorded.type,
-                "payload": event_for(cursor.viewer, event, before),
-            }
-            if ends_batch and settled:
-                item["anchor"] = {"version": recorded.version, "hash": recorded.hash}
-            out.append(item)
-        if ends_batch:
-            settled = False
+    for folded in fold_events(store, cursor.table_id, events, state):
+        if folded.recorded.version >= cursor.from_version:
+            out.append(shown(folded, event_for(cursor.viewer, folded.event, folded.before)))
+        state = folded.after
     if events:
         table = loader.LoadedTable(state, events[-1].version, events[-1].hash)
-    return StreamPage(out, replace(cursor, table=table))
+    times = tuple((recorded.version, recorded.recorded_at) for recorded in events)
+    return StreamPage(out, replace(cursor, table=table), times)

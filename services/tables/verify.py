@@ -27,8 +27,8 @@ from pydantic import ValidationError
 
 from events.envelope import RecordedEvent
 from events.fairness import check_seed
-from events.hand import HandStarted, TableOpened
 from events.hashchain import Head, find_break
+from services.rules.events.hand import HandStarted, TableOpened
 from services.rules.table import CommandRejected, TableState, decide, evolve
 from services.rules.table.state import patch
 from services.rules.variants.versions import known, knows

@@ -82,11 +82,11 @@ def a_discard(client: httpx.Client, table: Table) -> tuple[int, dict[str, Any]]:
 def read_events(
     base: str, table: Table, seat: int, count: int, *, headers: dict[str, str] | None = None,
     params: dict[str, Any] | None = None, timeout: float = 10.0, comments: bool = False,
-    until: Callable[[dict[str, Any]], bool] | None = None,
+    until: Callable[[dict[str, Any]], bool] | None = None, views: bool = False,
 ) -> list[dict[str, Any]]:
-    """The first ``count`` events (``{"id", "event", "data"}``; comments too, if asked) a
-    seat's stream sends (or up to the first for which ``until`` holds), then the connection
-    is dropped."""
+    """The first ``count`` events (``{"id", "event", "data"}``; comments and the opening
+    ``view`` frame too, if asked) a seat's stream sends (or up to the first for which
+    ``until`` holds), then the connection is dropped."""
     found: list[dict[str, Any]] = []
     current: dict[str, Any] = {}
     deadline = time.monotonic() + timeout
@@ -107,7 +107,8 @@ def read_events(
             elif line.startswith("data:"):
                 current["data"] = json.loads(line[5:].strip())
             elif line == "" and current:
-                found.append(current)
+                if views or current.get("event") != "view":
+                    found.append(current)
                 current = {}
             if len(found) >= count or (until is not None and found and until(found[-1])):
                 break

@@ -10,7 +10,7 @@ import jwt
 import pytest
 from api_kit import Api, new_id, open_dealt_table, platform_headers, table_body, turn_and_discard
 
-from services.api.tokens import TokenSigner
+from services.api.tokens import TokenProblem, TokenSigner
 
 pytestmark = pytest.mark.anyio
 
@@ -119,3 +119,16 @@ async def test_a_spectator_sees_what_player_view_gives_a_spectator(client: httpx
     acted = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
                               headers={**spectator, "Idempotency-Key": new_id("c")})  # fmt: skip
     assert acted.status_code == 403
+
+
+def test_a_token_checked_once_is_still_refused_once_it_expires(monkeypatch: pytest.MonkeyPatch) -> None:
+    signer = TokenSigner(b"s" * 32)
+    token, claims = signer.mint("seat", "t1", "ann", 60, 2)
+    assert signer.read(token) == claims == signer.read(token)  # the second from what it kept
+    later = claims.expires_at + 1.0
+    monkeypatch.setattr("services.api.tokens.time.time", lambda: later)
+    with pytest.raises(TokenProblem, match="expired"):
+        signer.read(token)
+    forged = token[:-2] + ("A" if token[-2] != "A" else "B") + token[-1]
+    with pytest.raises(TokenProblem, match="not valid"):
+        TokenSigner(b"s" * 32).read(forged)

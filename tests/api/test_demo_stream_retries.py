@@ -11,8 +11,9 @@ import time
 import httpx
 import pytest
 
-from services.demo import http_demo
-from services.demo.http_demo import DemoTable, HttpDemo, Plan, Player
+from services.demo import player
+from services.demo.http_demo import DemoTable, HttpDemo, Plan
+from services.demo.player import Player
 from services.demo.seating import DemoRefused, Seating
 
 
@@ -46,7 +47,7 @@ async def listen_at_a_gone_api(base: str) -> tuple[float, int]:
 def test_a_seat_stream_whose_api_is_gone_is_tried_again_with_back_off_then_given_up_saying_why(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(http_demo, "STREAM_GIVEN_UP", 1.5)
+    monkeypatch.setattr(player, "STREAM_GIVEN_UP", 1.5)
     elapsed, tries = asyncio.run(listen_at_a_gone_api(f"http://127.0.0.1:{a_port_nothing_listens_on()}"))
     assert elapsed >= 1.5  # not given up at the first refusal
     # backing off (0.2 s doubling, times 0.5-1.0): a few tries, not one every 0.2 s

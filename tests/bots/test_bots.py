@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from events import hand as ev
 from services.bots.random_bot import random_command
 from services.bots.runner import BOTS, Bot, hand_seed, open_table, play_hand
 from services.bots.winning_bot import winning_command
+from services.rules.events import hand as ev
 from services.rules.table import TableState, decide, evolve
 from services.rules.table.commands import DeclareWin, DiscardTile, StartHand
 from services.rules.table.legal import legal_commands, seats_to_act

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter
 
-from events import hand as ev
 from services.bots.runner import open_table, stored
+from services.rules.events import hand as ev
 from services.rules.table import CommandRejected, decide, evolve, replay
 from services.rules.table.commands import AnyCommand, StartHand
 from services.rules.table.conservation import conservation_errors

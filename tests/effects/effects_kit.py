@@ -25,7 +25,8 @@ from services.rules.table.legal import seats_to_act
 from services.tables import Accepted, TableService
 from workers.effects.body import NOTIFIED
 from workers.effects.delivery import WebhookConfig
-from workers.effects.outbox import Outbox, open_outbox
+from workers.effects.outbox import Outbox
+from workers.effects.outbox_open import open_outbox
 from workers.effects.signing import KEY_HEADER, SIGNATURE_HEADER, signed_key
 from workers.reactor.runner import Reactor, inline
 

@@ -12,11 +12,13 @@ from events.store import open_store
 from services.settings import load_settings
 from services.tables import TableService
 from workers.app import create_app
-from workers.effects.outbox import Claim, open_outbox
+from workers.effects.outbox import Claim
+from workers.effects.outbox_open import open_outbox
 from workers.embedded import EmbeddedWorker
+from workers.parts import parts_of
 from workers.queues import QueueNames
 from workers.reactor.runner import Reactor
-from workers.tasks import effects
+from workers.reactor.wiring import celery_dispatch
 
 
 def test_deliveries_dispatched_twice_to_the_effects_queue_are_posted_by_the_worker_once(
@@ -27,7 +29,7 @@ def test_deliveries_dispatched_twice_to_the_effects_queue_are_posted_by_the_work
         webhook_secret=SECRET, webhook_backoff_base=0.05, webhook_backoff_cap=0.2,
     )  # fmt: skip
     app = create_app(settings)
-    send = effects.celery_dispatch(app)
+    send = celery_dispatch(app)
 
     def twice(claim: Claim) -> None:  # a broker that delivers every message twice
         send(claim)
@@ -52,6 +54,6 @@ def test_deliveries_dispatched_twice_to_the_effects_queue_are_posted_by_the_work
         assert reactor.counts.dispatched == len(keys)  # each claim sent as two messages
     finally:
         stop.set()
-        effects.RESOURCES.close()
+        parts_of(app).close()
         outbox.close()
         store.close()

@@ -21,8 +21,8 @@ from services.settings import load_settings
 from services.tables import TableService
 from workers.app import create_app
 from workers.embedded import EmbeddedWorker
+from workers.parts import parts_of
 from workers.queues import QueueNames
-from workers.tasks import effects
 
 REDIS_URL = os.environ.get("PAIJU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 KILLS = 5
@@ -86,7 +86,7 @@ def test_a_reactor_dispatching_to_celery_killed_with_sigkill_skips_none_and_doub
               f"events={len(store.read_all(0, 100_000))} notified={len(keys)}"
               f" delivered={len(receiver.received)} doubled={receiver.doubled()}")
     finally:
-        effects.RESOURCES.close()
+        parts_of(app).close()
         store.close()
         broker = redis.Redis.from_url(REDIS_URL)
         for key in broker.scan_iter(match=f"{prefix}*"):  # leave the shared Redis as it was

@@ -37,6 +37,16 @@ def test_appended_events_come_back_numbered_positioned_and_chained(store: EventS
     verify_chain(store.read_stream("table-1"))
 
 
+def test_one_event_of_a_stream_reads_alone_by_its_version(store: EventStore) -> None:
+    written = store.append("table-1", 0, [discard(0, "1m"), discard(1, "2m")])
+    store.append("table-2", 0, [discard(3, "9p")])
+    assert store.read_event("table-1", 1) == written[0]
+    assert store.read_event("table-1", 2) == written[1]
+    assert store.read_event("table-1", 3) is None
+    assert store.read_event("no-such-table", 1) is None
+    assert store.stream_version("table-1") == 2  # a read of one event moves nothing
+
+
 def test_read_all_returns_every_stream_in_global_order_from_a_position(store: EventStore) -> None:
     a = store.append("a", 0, [discard()])
     b = store.append("b", 0, [discard(), discard()])

@@ -111,8 +111,8 @@ def test_a_seed_matches_only_its_own_commitment() -> None:
 
 def test_a_hand_settled_of_version_one_reads_its_kong_payments_as_hand_payments() -> None:
     """v2 renamed 塘沽's kong 局分 to ``hand_payments`` (they hold 独抱 and 上大台 too)."""
-    from events.hand import HandSettled
     from events.registry import registry
+    from services.rules.events.hand import HandSettled
 
     old = {"payments": [0, 0, 0, 0], "kong_payments": [6, -2, -2, -2]}
     payload = registry.upcast("hand_settled", 1, old)

@@ -21,9 +21,9 @@ from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
 from services.cluster.servers import PrivatePostgres, _pg_bin
-from services.serve import embedded_projector
 from services.settings import load_settings
 from workers.embedded import EmbeddedWorker
+from workers.parts import Parts
 
 ROUNDS = 3
 
@@ -69,7 +69,7 @@ def test_no_request_is_a_5xx_after_postgresql_restarts(private_pg: PrivatePostgr
     settings = load_settings(store_url=f"{private_pg.url}?schema=paiju", api_command_wait=5)
     ctx = ApiContext.open(settings)
     server = ApiServer(create_api(ctx))
-    projector, stop = embedded_projector(settings), threading.Event()
+    projector, stop = Parts(settings).projector(), threading.Event()
     keeping = threading.Thread(target=projector.run, args=(stop,), daemon=True)
     with EmbeddedWorker(ctx.app, concurrency=2):
         server.start()

@@ -16,10 +16,11 @@ from fault_kit import PrivateRedis, Receiver, count_log, notified_keys, paiju
 
 from events.store import open_store
 from events.store.base import EventStore
+from services.demo.http_demo import Plan
 
 SECONDS = 90  # at most: the test stops it (SIGTERM) once it has seen what it looks for
 SECRET = "platform-shared-secret"
-TABLES = ["demo-harbin.1", "demo-shanghai.1"]  # the demo rooms' first tables
+TABLES = [f"{Plan().room(n).room}.1" for n in range(2)]  # the demo rooms' first tables
 
 
 def children(pid: int) -> dict[int, str]:

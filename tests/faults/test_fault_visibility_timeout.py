@@ -2,8 +2,9 @@
 is killed in the middle of it, under the visibility timeout (default 60 s).
 
 The worker (main and pool, SIGKILL to its session) is killed while its append waits on the
-store's append lock, which the test holds, so the kill lands mid-command every time; a new
-worker is started at once, as a supervisor would. kombu keeps the unacknowledged message in
+store's append lock, which the test holds, so the kill lands mid-command every time (its
+server backend ended too, so nothing of the command is recorded); a new worker is started at
+once, as a supervisor would. kombu keeps the unacknowledged message in
 Redis and gives it back once the visibility timeout has passed, when a worker sweeps for it
 (every tenth of the timeout, ``workers/app.py``); its second run answers the command.
 
@@ -69,11 +70,17 @@ def test_a_worker_killed_mid_command_has_it_answered_once_after_the_visibility_t
             holder.execute("SELECT set_config('search_path', %s, true)", (schema,))
             holder.execute(HOLD_APPENDS)
             submit(app, table_id, {"command": "start_hand"}, command_id=f"{table_id}/deal")
-            assert _waiting_on(holder, 30), worker.log_text()  # the worker is mid-command
+            waiting = _waiting_on(holder, 30)
+            assert waiting, worker.log_text()  # the worker is mid-command
             worker.kill_group()
             killed = time.monotonic()
+            # Its server backend would otherwise run the append once the lock is free, outcome
+            # and all (the statement carries it), and answer the command with no redelivery:
+            # ended here, so the dead worker recorded nothing and the queue must answer it.
+            for pid in waiting:
+                holder.execute("SELECT pg_terminate_backend(%s)", (pid,))
             worker.start()  # at once, as a supervisor restarts it
-            holder.rollback()  # the dead worker's append may now go through, or not
+            holder.rollback()
         outcome = await_outcome(store, f"{table_id}/deal", timeout * 2)
         answered_after = time.monotonic() - killed
         count = count_log(store, [table_id])

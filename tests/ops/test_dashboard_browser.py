@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from services.demo.http_demo import Plan
 from services.serve import Embedded
 from services.settings import load_settings
 
@@ -29,6 +30,9 @@ if not Path(CHROMIUM).exists():  # as the replay viewer's test: CI must have it
     pytest.skip("no chromium here: apt-get install -y chromium", allow_module_level=True)
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+# the demo's first tables, a room per variant in the registry's order; the first has the idle seat
+FIRST, SECOND = (f"{Plan().room(n).room}.1" for n in range(2))
 
 
 @pytest.fixture(scope="module")
@@ -63,13 +67,13 @@ def test_an_operator_signs_in_and_watches_the_bots_turns_move(service: Embedded,
     page.fill("#key", key)
     page.click("#signin button")
     expect(page.locator("#live")).to_have_attribute("data-live", "live")
-    row = page.locator('#tables tr[data-table="demo-shanghai.1"]')
+    row = page.locator(f'#tables tr[data-table="{SECOND}"]')  # no idle seat: its turns move
     expect(row).to_be_visible()
-    expect(page.locator('#tables tr[data-table="demo-harbin.1"]')).to_be_visible()
+    expect(page.locator(f'#tables tr[data-table="{FIRST}"]')).to_be_visible()
     first = row.get_attribute("data-waiting")
     page.wait_for_function(
-        "first => { const r = document.querySelector('#tables tr[data-table=\"demo-shanghai.1\"]');"
-        " return r && r.dataset.waiting !== first; }", arg=first, timeout=20 * MS)  # fmt: skip
+        "([table, first]) => { const r = document.querySelector(`#tables tr[data-table=\"${table}\"]`);"
+        " return r && r.dataset.waiting !== first; }", arg=[SECOND, first], timeout=20 * MS)  # fmt: skip
     assert row.get_attribute("data-waiting") != first
     expect(page.locator('#health [data-figure="lag"]')).to_be_visible()
     expect(page.locator('#health [data-figure="commands"]')).not_to_have_attribute("data-state", "unknown")
@@ -114,10 +118,10 @@ def test_the_pages_run_under_their_content_security_policy_with_no_violation(
     page.fill("#key", key)
     page.click("#signin button")
     expect(page.locator("#live")).to_have_attribute("data-live", "live")
-    page.goto(f"{address}/ops/replay?table=demo-harbin.1#key={key}")
+    page.goto(f"{address}/ops/replay?table={FIRST}#key={key}")
     expect(page.locator("#table")).to_be_visible()
     expect(page.locator("#verdict")).not_to_be_empty()
     with page.expect_download() as download:
         page.click("#export")
-    assert download.value.suggested_filename == "demo-harbin.1.jsonl"
+    assert download.value.suggested_filename == f"{FIRST}.jsonl"
     assert refused == []

@@ -16,9 +16,7 @@ import redis
 from dashboard_kit import PLAYERS, START, Table, caught_up
 from pg_reset import PG_URL, fresh_schema
 
-from events.hand import HandSettled, HandStarted, TableOpened, TilesDealt
 from events.outcomes import CommandOutcome
-from events.presence import AutoplayRequested, PenaltyAdjudicated, SeatDisconnected
 from events.store import open_store
 from events.store.base import EventStore
 from ops import health
@@ -26,8 +24,11 @@ from services.api import dashboard_health as checks
 from services.api import dashboard_render as render
 from services.api.dashboard_data import Dashboard
 from services.api.dashboard_health import StoreLook
+from services.rules.events.hand import HandSettled, HandStarted, TableOpened, TilesDealt
+from services.rules.events.presence import AutoplayRequested, PenaltyAdjudicated, SeatDisconnected
 from services.settings import load_settings
-from workers.effects.outbox import SENDING, NewDelivery, open_outbox
+from workers.effects.outbox import SENDING, NewDelivery
+from workers.effects.outbox_open import open_outbox
 
 HANDS = (("1m",) * 14, ("2m",) * 13, ("3m",) * 13, ("4m",) * 13)
 

@@ -17,7 +17,7 @@ from services.api.limits import COUNTS
 from services.rules.table.commands import OpenTable, StartHand
 from services.settings import load_settings
 from workers.client import submit
-from workers.task import build_service
+from workers.parts import Parts
 
 PLAYERS = ("ann", "bo", "cy", "di")
 
@@ -27,7 +27,7 @@ def test_the_api_serves_queue_depth_projection_lag_timers_due_and_rate_limit_ref
 ) -> None:
     settings = load_settings(broker_url=private_redis.url, store_url=store_url,
                              api_rate_limit_anonymous="3/minute")  # fmt: skip
-    service = build_service(settings)
+    service = Parts(settings).table_service()
     projector = Projector(service.store, open_projection_db(store_url), catalog.ALL)
     projector.attach()
     projector.catch_up()  # every projection at the head: no lag

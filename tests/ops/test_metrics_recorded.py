@@ -11,8 +11,9 @@ from prometheus_client import REGISTRY
 from services.rules.table.commands import OpenTable, StartHand
 from services.settings import load_settings
 from workers.effects.delivery import WebhookConfig, deliver
-from workers.effects.outbox import NewDelivery, open_outbox
-from workers.task import build_service
+from workers.effects.outbox import NewDelivery
+from workers.effects.outbox_open import open_outbox
+from workers.parts import Parts
 from workers.timekeeper import Timekeeper, fire_inline
 
 PLAYERS = ("ann", "bo", "cy", "di")
@@ -23,7 +24,7 @@ def _value(name: str, **labels: str) -> float:
 
 
 def test_a_fired_timer_is_counted_with_its_lateness(store_url: str) -> None:
-    service = build_service(load_settings(store_url=store_url))
+    service = Parts(load_settings(store_url=store_url)).table_service()
     table = "late-table"
     service.handle(table, OpenTable(table_id=table, variant="harbin", players=PLAYERS,
                                     timing={"turn": 1}), command_id="open-late")  # fmt: skip

@@ -9,7 +9,6 @@ from typing import Any
 
 from events.base import DomainEvent
 from events.envelope import Actor, RecordedEvent
-from events.hand import HandSettled, HandStarted, TableOpened
 from events.registry import registry
 from events.store import open_store
 from events.store.base import EventStore
@@ -17,6 +16,7 @@ from readmodels.base import Projection
 from readmodels.db import ProjectionDB, open_projection_db
 from readmodels.runner import Projector
 from services.rules import RULES_VERSION
+from services.rules.events.hand import HandSettled, HandStarted, TableOpened
 
 NOON = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 

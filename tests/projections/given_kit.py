@@ -8,11 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 from events.base import DomainEvent
 from events.envelope import Actor, RecordedEvent
-from events.hand import HandSettled, HandStarted, TableOpened, Win
 from events.store.base import EventStore
 from readmodels.base import Projection
 from readmodels.db import ProjectionDB, open_projection_db
 from readmodels.runner import Projector
+from services.rules.events.hand import HandSettled, HandStarted, TableOpened, Win
 from services.tables.codec import to_new_event
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

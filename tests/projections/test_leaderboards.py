@@ -10,13 +10,13 @@ from boards_kit import NOON, given, hand, opened, project, settled
 from projection_kit import play_series, rows_of
 
 from events.envelope import Actor, NewEvent
-from events.presence import PenaltyAdjudicated
 from events.store import open_store
 from readmodels.leaderboards import Leaderboards, period_keys
 from readmodels.points import Points
 from readmodels.queries import QueryError
 from readmodels.queries_boards import board_entry, leaderboard, leaderboard_key
 from services.rules import RULES_VERSION
+from services.rules.events.presence import PenaltyAdjudicated
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

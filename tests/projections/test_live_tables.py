@@ -11,8 +11,20 @@ import pytest
 from given_kit import PLAYERS, START, Table, caught_up
 from projection_kit import accept
 
-from events.hand import ClaimAnswered, HandDrawn, TileDiscarded, TileDrawn, TilesDealt
-from events.presence import (
+from events.store import open_store
+from events.store.base import EventStore
+from readmodels.db import open_projection_db
+from readmodels.live_tables import LiveTables
+from readmodels.queries_tables import live_table, live_tables
+from readmodels.runner import Projector
+from services.rules.events.hand import (
+    ClaimAnswered,
+    HandDrawn,
+    TileDiscarded,
+    TileDrawn,
+    TilesDealt,
+)
+from services.rules.events.presence import (
     AutoplayRequested,
     SeatDisconnected,
     SeatLeft,
@@ -20,12 +32,6 @@ from events.presence import (
     TableDissolved,
     WaitTimedOut,
 )
-from events.store import open_store
-from events.store.base import EventStore
-from readmodels.db import open_projection_db
-from readmodels.live_tables import LiveTables
-from readmodels.queries_tables import live_table, live_tables
-from readmodels.runner import Projector
 from services.rules.table import TableState
 from services.rules.table.commands import (
     Command,

@@ -9,10 +9,10 @@ import dataclasses
 import pytest
 from given_kit import START, Table, caught_up
 
-from events.hand import TilesDealt
 from events.store import open_store
 from readmodels.live_tables import LiveTables
 from readmodels.queries_tables import live_table
+from services.rules.events.hand import TilesDealt
 from services.rules.variants import VARIANTS
 from services.rules.variants import versions as rv
 from services.rules.variants.timing import Timing

@@ -6,10 +6,10 @@ from __future__ import annotations
 from boards_kit import NOON, given, hand, opened, project
 from projection_kit import play_series, rows_of
 
-from events.presence import PenaltyAdjudicated
 from events.store import open_store
 from readmodels.penalties import Penalties
 from readmodels.queries_boards import penalties_at_table, penalties_of_player
+from services.rules.events.presence import PenaltyAdjudicated
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

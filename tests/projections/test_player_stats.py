@@ -6,18 +6,18 @@ import pytest
 from given_kit import Table, caught_up, win
 from projection_kit import play_series
 
-from events.hand import HandDrawn, HandWon
-from events.presence import (
+from events.store import open_store
+from readmodels.queries import QueryError
+from readmodels.queries_stats import player_stats, variant_stats
+from readmodels.stats import PlayerStats
+from services.rules.events.hand import HandDrawn, HandWon
+from services.rules.events.presence import (
     PenaltyAdjudicated,
     SeatAutoplayed,
     SeatLeft,
     TableDissolved,
     WaitTimedOut,
 )
-from events.store import open_store
-from readmodels.queries import QueryError
-from readmodels.queries_stats import player_stats, variant_stats
-from readmodels.stats import PlayerStats
 
 
 def stats_of(url: str, store: object, player: str) -> dict[str, dict[str, object]]:

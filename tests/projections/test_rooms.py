@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from given_kit import Table, caught_up
 
-from events.hand import HandDrawn
-from events.presence import SeatLeft, SeriesEnded, TableDissolved
 from events.store import open_store
 from readmodels.queries_tables import room, rooms
 from readmodels.rooms import Rooms
+from services.rules.events.hand import HandDrawn
+from services.rules.events.presence import SeatLeft, SeriesEnded, TableDissolved
 
 
 def counts(url: str, store: object, name: str) -> tuple[int, int, int]:

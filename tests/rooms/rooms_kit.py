@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import uuid
 
-from events.rooms import RoomConfigured
 from events.store.base import EventStore
 from services.accounts import adjust_points
 from services.rooms.service import RoomService
+from services.rules.events.rooms import RoomConfigured
 
 PLAYERS = ("ann", "bo", "cy", "di")
 

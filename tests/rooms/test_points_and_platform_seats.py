@@ -13,13 +13,13 @@ from rooms_kit import PLAYERS, grant, seat_four, settings
 from test_races import race
 
 from events.envelope import Actor, utc_now
-from events.rooms import TableSeatClaimed
 from events.store.base import EventStore
 from services.accounts import AdjustmentError, adjust_points
 from services.rooms.platform import PlatformSeating
 from services.rooms.room import RoomRefused
 from services.rooms.service import RoomService
 from services.rooms.starter import DirectStarter
+from services.rules.events.rooms import TableSeatClaimed
 from services.rules.table.commands import DissolveTable, OpenTable, StartHand
 from services.tables.service import Accepted, Rejected, TableService
 

@@ -8,11 +8,11 @@ import pytest
 from rooms_kit import PLAYERS, grant, seat_four, settings
 
 from events.envelope import utc_now
-from events.rooms import RoomSeatClaimed
 from events.store.base import EventStore
 from services.rooms.room import RoomRefused
 from services.rooms.service import RoomService, room_stream
 from services.rooms.starter import DirectStarter
+from services.rules.events.rooms import RoomSeatClaimed
 from services.rules.table.commands import DissolveTable, LeaveTable
 from services.tables.service import Accepted, TableService
 

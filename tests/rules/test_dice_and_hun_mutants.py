@@ -8,14 +8,14 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from services.rules.shandong_dice import (
+from services.rules.variants.shandong_dice import (
     STACKS_PER_WALL,
     TILES_PER_STACK,
     WallBreak,
     draw_order,
     wall_break,
 )
-from services.rules.tanggu_hun import (
+from services.rules.variants.tanggu_hun import (
     indicator_index,
     indicator_place,
     next_tile,

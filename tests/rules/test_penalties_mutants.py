@@ -13,11 +13,11 @@ from services.rules.penalties import (
     NoEscapePenalty,
     Penalty,
     SeatConduct,
-    ShandongEscape,
-    ShanghaiEscape,
 )
 from services.rules.tiles import parse_tiles
 from services.rules.variants import variant_of
+from services.rules.variants.shandong import ShandongEscape
+from services.rules.variants.shanghai import ShanghaiEscape
 
 SEATS = range(4)
 

@@ -20,7 +20,7 @@ from services.rules.scoring.shandong import (
     score,
     score_with,
 )
-from services.rules.shandong_dice import WallBreak, break_stack, draw_order, wall_break
+from services.rules.variants.shandong_dice import WallBreak, break_stack, draw_order, wall_break
 
 
 def win(

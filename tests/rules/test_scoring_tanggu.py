@@ -19,8 +19,8 @@ from services.rules.scoring.tanggu import (
     score,
     score_with,
 )
-from services.rules.tanggu_hun import hun_kinds
 from services.rules.tiles import parse_tiles, tile
+from services.rules.variants.tanggu_hun import hun_kinds
 
 HUN = hun_kinds(tile("1z"))  # 东 and 南 are 混: suited tiles in the hands read plainly
 

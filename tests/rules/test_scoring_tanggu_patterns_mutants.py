@@ -14,8 +14,8 @@ from services.rules.melds import MeldKind
 from services.rules.scoring.base import ScoringError, WinContext
 from services.rules.scoring.tanggu import TangguScoring, score, score_with
 from services.rules.scoring.tanggu_patterns import TangguHand, dan_diao, kan_zhang
-from services.rules.tanggu_hun import hun_kinds
 from services.rules.tiles import NUM_KINDS, counts_of, tile
+from services.rules.variants.tanggu_hun import hun_kinds
 
 HUN = hun_kinds(tile("1z"))  # 东 and 南 are the 混
 PAIR_258 = TangguScoring(pair_258_only=True)

@@ -6,14 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.rules.shanghai_counters import (
+from services.rules.levels import level_deltas, level_grade, level_title, next_level_title
+from services.rules.variants.shanghai_counters import (
     HuangfanCounter,
     count_after_hand,
     dice_huangfan,
-    level_deltas,
-    level_grade,
-    level_title,
-    next_level_title,
 )
 
 

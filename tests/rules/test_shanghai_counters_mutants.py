@@ -7,11 +7,11 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from services.rules.shanghai_counters import (
+from services.rules.levels import level_deltas
+from services.rules.variants.shanghai_counters import (
     HuangfanCounter,
     count_after_hand,
     dice_huangfan,
-    level_deltas,
 )
 
 

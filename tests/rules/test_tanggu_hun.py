@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.rules.tanggu_hun import (
+from services.rules.tiles import name, parse_tiles, tile
+from services.rules.variants.tanggu_hun import (
     hun_kinds,
     hun_tiles,
     indicator_index,
@@ -12,7 +13,6 @@ from services.rules.tanggu_hun import (
     next_tile,
     second_roller,
 )
-from services.rules.tiles import name, parse_tiles, tile
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.state import HandState
 from services.rules.table.walls import drawable
 from services.rules.tiles import name, tile
@@ -166,3 +166,17 @@ def test_tanggu_a_discarded_hun_is_claimed_by_nobody() -> None:
     hand = dealt("tanggu")
     assert not Hun().discard_claimable(hand, min(hand.wildcards))
     assert Hun().discard_claimable(hand, tile("1m"))
+
+
+# -- 混钓 (in_wild_pair_wait): only the 混 is ever raised -------------------------------------------
+def test_a_hand_with_one_hun_beside_four_sets_waits_on_a_wild_pair_under_the_hun_only() -> None:
+    """混钓 (``004``: 上大台 is for a hand in 混钓): one 混 away, the rest is sets only. Under
+    the 混 that hand waits on a wild pair; under the 宝 or with no wildcards no hand ever does
+    (上大台 is 塘沽's alone), whatever it holds."""
+    concealed = tuple(tile(t) for t in ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s",
+                                        "1z", "1z", "1z", "9m"))  # fmt: skip
+    wild = frozenset({tile("8m"), tile("9m")})  # the 混 of an 8m indicator
+    assert Hun().in_wild_pair_wait(concealed, wild)
+    assert not Bao().in_wild_pair_wait(concealed, wild)
+    assert not NoWildcards().in_wild_pair_wait(concealed, wild)
+    assert not Hun().in_wild_pair_wait(concealed, frozenset())  # no 混 held: nothing to pair

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from events import hand as ev
 from services.cli.rules_cmd import parse_score, run_score
 from services.rules import variants
+from services.rules.events import hand as ev
 from services.rules.ready import ReadyRules
 from services.rules.scoring import bao, shandong_patterns, shanghai, tanggu_patterns
 from services.rules.scoring.patterns import Pattern, PatternError, pattern
@@ -198,3 +198,46 @@ def test_a_pattern_without_its_chinese_name_first_is_refused() -> None:
 
     with pytest.raises(PatternError, match="nameless"):
         pattern(nameless, lambda config: 1)
+
+
+HOUSE = Path(__file__).resolve().parents[2]
+VARIANT_FILES = ("services/rules/variants/", "services/rules/scoring/")
+
+
+def _variant_modules_imported(source: str, where: str) -> list[str]:
+    """The modules named after a variant (``tanggu_play``, ``scoring.shanghai``) ``source`` imports."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        for name in names:
+            last = name.rsplit(".", 1)[-1]
+            if name.startswith("services.rules") and any(last.startswith(v) for v in VARIANTS):
+                found.append(f"{where}:{node.lineno} imports {name}")
+    return found
+
+
+def test_no_part_of_the_house_reaches_into_a_variants_own_files() -> None:
+    """What a variant does differently is reached through its object's hooks (issue 23): no
+    module outside ``variants/`` and ``scoring/`` imports a module named after a variant."""
+    leaks = [
+        leak
+        for package in ("services", "events", "workers", "readmodels", "ops")
+        for path in sorted((HOUSE / package).rglob("*.py"))
+        if not str(path.relative_to(HOUSE)).startswith(VARIANT_FILES)
+        for leak in _variant_modules_imported(
+            path.read_text(encoding="utf-8"), str(path.relative_to(HOUSE))
+        )
+    ]
+    assert leaks == []
+
+
+def test_the_leak_check_finds_an_import_of_a_variants_own_module() -> None:
+    source = "import os\nfrom services.rules.variants.tanggu_play import in_hun_diao\n"
+    assert _variant_modules_imported(source, "table/turn.py") == [
+        "table/turn.py:2 imports services.rules.variants.tanggu_play"
+    ]
+    assert _variant_modules_imported("from services.rules import levels\n", "x.py") == []

@@ -149,7 +149,7 @@ def stream_between(table: Table, seat: int, after: int, until: int) -> list[dict
             if line.startswith("data:"):
                 data = json.loads(line.removeprefix("data:"))
             elif not line and data is not None:
-                if "version" in data:
+                if "type" in data:  # an event (the opening view frame is checked apart)
                     found.append(data)
                     if data["version"] >= until:
                         return found

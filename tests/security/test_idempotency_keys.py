@@ -8,7 +8,7 @@ outcome will be), and the same request once it ran the first answer, byte for by
 
 from __future__ import annotations
 
-from security_kit import Served, new_id, wait_until, workers_stopped
+from security_kit import Served, new_id, outcome_of, wait_until, workers_stopped
 
 
 def test_the_same_key_with_another_command_is_422_and_runs_nothing(embedded: Served) -> None:
@@ -29,7 +29,7 @@ def test_the_same_key_with_another_command_is_422_and_runs_nothing(embedded: Ser
         assert guarded.status_code == 422  # another If-Match is another request too
         after = http.get(f"/v1/tables/{table.table_id}/view", headers=table.seat(1))
         assert after.headers["ETag"] == version  # nothing was run: no 托管 was asked
-        assert http.get(f"/v1/commands/{key}", headers=table.seat(1)).json() == first.json()
+        assert outcome_of(http.get(f"/v1/commands/{key}", headers=table.seat(1))) == outcome_of(first)
 
 
 def test_the_platforms_key_reused_for_another_table_is_422(embedded: Served) -> None:
@@ -72,4 +72,4 @@ def test_a_copy_of_a_command_in_flight_is_409_then_the_first_answer(distributed:
         # seat 2 may pass: either way the command ran once and has its outcome.
         assert outcome.status_code == 200 and outcome.json()["status"] in {"accepted", "refused"}
         assert wait_until(lambda: http.post(url, json=command, headers=headers).status_code == 200, 10)
-        assert http.post(url, json=command, headers=headers).json() == outcome.json()
+        assert outcome_of(http.post(url, json=command, headers=headers)) == outcome_of(outcome)

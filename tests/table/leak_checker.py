@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from events import hand as ev
-from events import presence as pe
 from events.base import DomainEvent
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
 from services.rules.table.state import TableState
 
 from .secrets import KONG_FACES_SHOWN_WHEN_OPEN, Found, Viewer, event_leaks, secrets, view_leaks
@@ -34,7 +34,7 @@ from .secrets import KONG_FACES_SHOWN_WHEN_OPEN, Found, Viewer, event_leaks, sec
 Redact = Callable[[int | Literal["spectator", "operator"], DomainEvent, TableState], dict[str, Any]]
 View = Callable[[TableState, int | None], dict[str, Any]]
 VIEWERS: tuple[Viewer, ...] = (0, 1, 2, 3, None)
-OPERATORS_ONLY_MODULES = frozenset({"events.rooms", "events.accounts"})
+OPERATORS_ONLY_MODULES = frozenset({"services.rules.events.rooms", "services.rules.events.accounts"})
 """Where the room and player events are defined: no table's viewer is sent anything of them."""
 SILENT_READY: dict[str, frozenset[str]] = {
     "shandong": frozenset({"hidden"}),  # 暗楼

@@ -17,13 +17,13 @@ import functools
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from events import accounts as ac
-from events import hand as ev
-from events import presence as pe
-from events import rooms as ro
 from events.base import DomainEvent
 from services.bots.runner import MAX_COMMANDS_PER_HAND, hand_seed, lineup, open_table
 from services.rooms import room
+from services.rules.events import accounts as ac
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
+from services.rules.events import rooms as ro
 from services.rules.table import TableState, decide, evolve
 from services.rules.table.commands import Command, RequestAutoplay, StartHand
 from services.rules.table.deadlines import deadlines

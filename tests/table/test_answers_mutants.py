@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import Kong
 
 from .builders import STD, VARIANTS, Table, tail_for

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from events import hand as ev
-from events import presence as pe
 from events.base import DomainEvent
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
 from services.rules.table import replay
 from services.rules.table.autoplay import NothingToDo, autoplay_command
 from services.rules.table.commands import PassClaim, RequestAutoplay

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import presence as pe
+from services.rules.events import presence as pe
 from services.rules.table.commands import LeaveTable, TimeOut
 from services.rules.table.deadlines import deadlines
 

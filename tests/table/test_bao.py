@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import DeclareWin
 from services.rules.table.walls import drawable
 from services.rules.tiles import name, names

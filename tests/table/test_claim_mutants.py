@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 
 from .builders import BAO_VARIANTS, VARIANTS, Table, tail_for
 

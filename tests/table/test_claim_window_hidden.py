@@ -14,8 +14,8 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events import hand as ev
-from events import presence as pe
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
 from services.rules.table import TableState
 from services.rules.table.commands import (
     Chow,

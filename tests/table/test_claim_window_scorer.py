@@ -3,7 +3,7 @@ scorer would settle that win, not merely when the tiles complete a shape (settle
 
 from __future__ import annotations
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import DeclareWin
 
 from .builders import Table, tail_for

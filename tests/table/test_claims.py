@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import Chow, DeclareWin, Pung
 
 from .builders import BAO_VARIANTS, Table, seat_one_chows_1m_and_declares_ready, tail_for

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from events import hand as ev
-from events import presence as pe
 from events.limits import MAX_BASE_STAKE, MAX_VERSION
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
 from services.rules.table import TableState, decide
 from services.rules.table.commands import (
     AnyCommand,

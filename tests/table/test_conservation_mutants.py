@@ -12,7 +12,7 @@ import dataclasses
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table import TableState, replay
 from services.rules.table.conservation import conservation_errors
 from services.rules.variants import VARIANTS

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import LeaveTable
 
 from .builders import STD, Table, play_out, tail_for

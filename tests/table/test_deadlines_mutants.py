@@ -14,8 +14,8 @@ import dataclasses
 
 import pytest
 
-from events import hand as ev
 from events.base import DomainEvent
+from services.rules.events import hand as ev
 from services.rules.table import replay
 from services.rules.table.commands import ReportDisconnect, TimeOut
 from services.rules.table.deadlines import Deadline, deadlines

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import StartHand
 from services.rules.table.deal import deal_order, full_set, wall_in_draw_order
 from services.rules.tiles import names

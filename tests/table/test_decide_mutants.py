@@ -13,7 +13,7 @@ import dataclasses
 import hashlib
 from collections.abc import Sequence
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table import TableState, decide
 from services.rules.table.commands import OpenTable, ReportDisconnect, StartHand
 from services.rules.table.deal import random_seat, roll_dice

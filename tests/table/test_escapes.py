@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
-from events import presence as pe
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
 from services.rules.table.commands import (
     DissolveTable,
     LeaveTable,

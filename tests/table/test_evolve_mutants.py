@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
 from events.base import DomainEvent
+from services.rules.events import hand as ev
 from services.rules.table import evolve, replay
 from services.rules.table.conservation import conservation_errors
 from services.rules.table.state import TableState

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
-from events import hand as ev
 from events.base import DomainEvent
+from services.rules.events import hand as ev
 from services.rules.table import decide, replay
 from services.rules.table.commands import DiscardTile, PassClaim
 from services.rules.table.guards import CommandRejected

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.redact import event_for
 
 from .builders import VARIANTS, Table, concealed_kong_before_opening, play_out

@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 import pytest
 
-import events.accounts  # noqa: F401  (registers the account and room events the policies name)
-import events.rooms  # noqa: F401
+import services.rules.events.accounts  # noqa: F401  (registers the account and room events the policies name)
+import services.rules.events.rooms  # noqa: F401
 from events.base import DomainEvent
 from events.registry import registry
 from services.rules.table.redact import POLICIES, SECRET, Field, Policy, Show, Viewer, apply

@@ -7,7 +7,7 @@ when ``candidates``/``play_commands`` is asked, then the exact list (see ``test_
 
 from __future__ import annotations
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table import decide, evolve
 from services.rules.table.commands import DeclareWin, Kong, StartHand
 from services.rules.table.legal import candidates, play_commands, seats_to_act

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from events import hand as ev
 from events.base import DomainEvent
+from services.rules.events import hand as ev
 from services.rules.table import TableState, evolve
 from services.rules.table.redact import POLICIES, PUBLIC, Field, Viewer, apply, event_for, shown
 from services.rules.table.views import player_view

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
-from events import presence as pe
 from events.base import DomainEvent
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
 from services.rules.table import replay
 from services.rules.table.commands import (
     CancelAutoplay,

@@ -17,9 +17,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events import hand as ev
 from events.base import DomainEvent
 from events.registry import registry
+from services.rules.events import hand as ev
 from services.rules.melds import Meld
 from services.rules.table import TableState, decide, evolve, replay
 from services.rules.table.commands import (

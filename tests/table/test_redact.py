@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 import pytest
 
-import events.accounts  # noqa: F401  (registers the account and room events the policies name)
-import events.rooms  # noqa: F401
-from events import hand as ev
+import services.rules.events.accounts  # noqa: F401  (registers the account and room events the policies name)
+import services.rules.events.rooms  # noqa: F401
 from events.base import DomainEvent
 from events.registry import registry
+from services.rules.events import hand as ev
 from services.rules.table import TableState, decide, evolve
 from services.rules.table.commands import Kong
 from services.rules.table.redact import POLICIES, WIN_POLICY, Field, apply, event_for

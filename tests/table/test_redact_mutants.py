@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 import pytest
 
-from events import hand as ev
-from events import presence as pe
 from events.base import DomainEvent
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
 from services.rules.table import TableState
 from services.rules.table.redact import (
     POLICIES,

@@ -9,7 +9,7 @@ replacement goes to its owner only. The stream sent ``wind_kong`` and 1234z to e
 
 from __future__ import annotations
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table import TableState
 from services.rules.table.redact import event_for
 

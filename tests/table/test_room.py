@@ -6,7 +6,7 @@ from __future__ import annotations
 import pydantic
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table import TableState, decide
 from services.rules.table.commands import OpenTable
 from services.rules.table.redact import event_for

@@ -12,9 +12,9 @@ import dataclasses
 
 import pytest
 
-from events.hand import HandStarted, TableOpened
 from events.registry import registry
 from services.rules import RULES_VERSION
+from services.rules.events.hand import HandStarted, TableOpened
 from services.rules.table import TableState, decide, decide_and_evolve, evolve
 from services.rules.table.commands import OpenTable, StartHand
 from services.rules.table.state import patch

@@ -14,7 +14,7 @@ import dataclasses
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.melds import Meld
 from services.rules.scoring import bao
 from services.rules.scoring.base import ScoringError, WinContext

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table import decide, evolve
 from services.rules.table.commands import DiscardTile, StartHand
 from services.rules.table.rulings import (

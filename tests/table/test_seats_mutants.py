@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.melds import Meld
 from services.rules.tiles import parse_tiles, tile
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import StartHand
 from services.rules.table.deal import random_seat
 

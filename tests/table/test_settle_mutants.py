@@ -11,7 +11,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.settle import WinClaim
 from services.rules.tiles import parse_tiles, tile, to_string
 

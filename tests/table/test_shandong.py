@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import DeclareWin, DiscardTile, Kong
 from services.rules.table.walls import drawable
 from services.rules.tiles import names, tile, to_string

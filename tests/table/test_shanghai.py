@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import DeclareWin, DiscardTile, Kong, StartHand
 
 from .builders import Table, play_out, wall_for

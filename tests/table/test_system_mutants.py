@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.system import next_system_events, visible_copies
 from services.rules.table.walls import drawable
 from services.rules.tiles import tile

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table import decide
 from services.rules.table.commands import (
     DeclareHonourKong,

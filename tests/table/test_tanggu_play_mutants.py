@@ -1,5 +1,5 @@
 """塘沽 shapes the table asks about while playing, held where the mutation run of
-``services/rules/table/tanggu_play.py`` found no test: which hands are in 混钓 (and so may
+``services/rules/variants/tanggu_play.py`` found no test: which hands are in 混钓 (and so may
 上大台), and which single waits may be announced as 独抱 (004: 只“和”坎张或单钓将).
 
 Hands are dealt through the engine (``tanggu_table``: 混 = 3z and 4z unless another indicator is
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from services.rules.melds import Meld
 from services.rules.table.commands import DiscardTile, RaiseWildPair
-from services.rules.table.tanggu_play import dubao_wait, in_hun_diao
 from services.rules.tiles import parse_tiles, tile
 from services.rules.variants import get_variant
+from services.rules.variants.tanggu_play import dubao_wait, in_hun_diao
 
 from .builders import Table, tanggu_table
 

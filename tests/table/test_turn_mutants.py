@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table import turn
 from services.rules.table.commands import DeclareHonourKong, DiscardTile, RaiseWildPair
 from services.rules.table.guards import CommandRejected

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import Chow, DiscardTile, Kong
 from services.rules.tiles import names
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.walls import drawable
 from services.rules.variants import VARIANTS
 from services.rules.variants import versions as rv

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.table.commands import DeclareWin, DiscardTile, Kong
 from services.rules.table.legal import candidates, legal_commands
 from services.rules.table.rulings import rulings

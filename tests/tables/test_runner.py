@@ -4,16 +4,18 @@ stores; no queue in between (the workers' tests send the same commands through C
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from games import PLAYERS
 
 from events.envelope import Actor
+from events.outcomes import CommandOutcome
 from events.store import open_store
 from services.bots.winning_bot import winning_command
 from services.rules.table import CommandRejected, decide
-from services.rules.table.commands import Pung
+from services.rules.table.commands import Command, Pung
 from services.rules.table.legal import seats_to_act
 from services.tables import TableService
 from services.tables.runner import outcome_store, run_command
@@ -32,6 +34,14 @@ def dealt(service: TableService) -> None:
     for command, command_id in ((OPEN, "open"), ({"command": "start_hand"}, "deal")):
         outcome = run_command(service, "t1", command, actor=None, command_id=command_id)
         assert outcome.accepted, outcome
+
+
+def dealt_and_a_move(service: TableService) -> tuple[int, Command]:
+    """The table dealt, and a legal move of the first seat it waits on."""
+    dealt(service)
+    state = service.load("t1")
+    seat = seats_to_act(state)[0]
+    return seat, winning_command(state, seat, random.Random(1))
 
 
 def test_an_accepted_command_names_the_versions_and_positions_of_its_events(
@@ -116,10 +126,7 @@ def test_a_command_id_already_answered_keeps_its_first_outcome_whatever_comes_un
 def test_a_command_appended_by_a_worker_that_died_before_recording_is_answered_on_redelivery(
     service: TableService,
 ) -> None:
-    dealt(service)
-    state = service.load("t1")
-    seat = seats_to_act(state)[0]
-    command = winning_command(state, seat, random.Random(1))
+    seat, command = dealt_and_a_move(service)
     service.handle("t1", command, command_id="d1")  # appended; the outcome never recorded
     assert outcome_store(service.store).load_outcome("d1") is None
     outcome = run_command(service, "t1", command.model_dump(mode="json"), actor=None,
@@ -160,3 +167,70 @@ def test_a_command_under_ids_no_store_can_keep_is_refused_and_not_recorded(
     outcome = run_command(service, table_id, OPEN, actor=None, command_id=command_id)
     assert (outcome.status, outcome.code) == ("refused", "invalid_id")
     assert outcome.sequence == 0
+
+
+STORE_TRIPS = ("load_outcome", "record_outcome", "append", "read_stream", "read_event",
+               "find_command", "stream_version", "load_snapshot", "load_seed")  # fmt: skip
+
+
+def counted(store: object, calls: list[str], before: Callable[[str], None] = lambda _: None) -> None:
+    """Count each call ``store`` makes to the database by what it asks (``before`` runs
+    first: another process's move, interleaved)."""
+    for name in STORE_TRIPS:
+        real = getattr(store, name)
+
+        def trip(*args: Any, _name: str = name, _real: Any = real, **kwargs: Any) -> Any:
+            calls.append(_name)
+            before(_name)
+            return _real(*args, **kwargs)
+
+        setattr(store, name, trip)
+
+
+def test_a_move_on_a_table_the_worker_folded_costs_one_store_trip(service: TableService) -> None:
+    dealt(service)
+    seat = seats_to_act(service.load("t1"))[0]
+    command = winning_command(service.load("t1"), seat, random.Random(1))
+    calls: list[str] = []
+    counted(service.store, calls)
+    outcome = run_command(service, "t1", command.model_dump(mode="json"), actor=None,
+                          command_id="d1")  # fmt: skip
+    assert outcome.accepted
+    assert calls == ["append"]  # no look for an earlier outcome; the outcome went in with it
+    kept = outcome_store(service.store).load_outcome("d1")
+    assert kept == outcome.model_copy(update={"sequence": kept.sequence if kept else 0})
+
+
+def test_a_command_refused_by_another_delivery_meanwhile_keeps_that_refusal_and_appends_nothing(
+    service: TableService,
+) -> None:
+    seat, command = dealt_and_a_move(service)
+    record = outcome_store(service.store).record_outcome
+    refused = CommandOutcome(command_id="d1", table_id="t1", status="refused", code="table_busy",
+                             reason="busy", actor_kind="seat", actor_seat=seat)  # fmt: skip
+    # the other delivery records its refusal before our append (as if after a look of ours)
+    counted(service.store, [], lambda name: name == "append" and record(refused) and None)
+    outcome = run_command(service, "t1", command.model_dump(mode="json"), actor=None,
+                          command_id="d1")  # fmt: skip
+    assert (outcome.status, outcome.code) == ("refused", "table_busy")
+    assert service.store.find_command("d1", "t1", None) is None
+    assert service.store.stream_version("t1") == state_version(service)
+
+
+def test_an_accepted_command_delivered_again_after_the_table_moved_on_answers_its_first_outcome(
+    service: TableService,
+) -> None:
+    dealt(service)
+    state = service.load("t1")
+    first = winning_command(state, seats_to_act(state)[0], random.Random(1))
+    answered = run_command(service, "t1", first.model_dump(mode="json"), actor=None, command_id="d1")
+    moved = service.load("t1")
+    then = winning_command(moved, seats_to_act(moved)[0], random.Random(2))
+    assert run_command(service, "t1", then.model_dump(mode="json"), actor=None, command_id="d2").accepted
+    version = service.store.stream_version("t1")
+    for fresh in (False, True):  # on this process's fold, and on one read from the store
+        again_by = service if not fresh else TableService(service.store, chosen_deals=True)
+        again = run_command(again_by, "t1", first.model_dump(mode="json"), actor=None, command_id="d1")
+        assert again == outcome_store(service.store).load_outcome("d1")
+        assert (again.status, again.first_version) == ("accepted", answered.first_version)
+        assert service.store.stream_version("t1") == version

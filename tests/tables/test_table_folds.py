@@ -110,3 +110,57 @@ def test_the_service_and_the_readers_keep_one_bounded_set_of_folds(tmp_path: Pat
     assert len(kept) == 2 and kept.get("t1") is None  # the least recently used went first
     assert kept.get("t3") == loader.load(store, "t3")  # kept as the store has it
     assert kept.get("t2").state == states["t2"]  # type: ignore[union-attr]
+
+
+class CountedStore:
+    """The store, counting the reads a caller makes of it."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store, self.reads = store, []  # type: list[str]
+
+    def read_stream(self, stream: str, *args: object, **kwargs: object) -> object:
+        self.reads.append(f"stream {stream}")
+        return self.store.read_stream(stream, *args, **kwargs)  # type: ignore[arg-type]
+
+    def read_event(self, stream: str, version: int) -> object:
+        self.reads.append(f"event {stream}@{version}")
+        return self.store.read_event(stream, version)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.store, name)
+
+
+def test_a_tables_rules_version_is_read_from_its_opening_event_once_and_never_folded(
+    tmp_path: Path,
+) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/folds.sqlite3")
+    state = opened(TableService(store), "east.1")
+    counted = CountedStore(store)
+    folds = TableFolds(counted)  # type: ignore[arg-type]
+    assert folds.rules_version("east.1") == state.rules_version
+    assert folds.rules_version("east.1") == state.rules_version  # remembered: no second read
+    assert counted.reads == ["event east.1@1"]
+    assert folds.rules_version("no.such.table") is None
+    store.close()
+
+
+def test_a_kept_fold_names_its_tables_rules_version_without_a_read(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/folds.sqlite3")
+    state = opened(TableService(store), "east.1")
+    counted = CountedStore(store)
+    folds = TableFolds(counted)  # type: ignore[arg-type]
+    folds.load("east.1")
+    counted.reads.clear()
+    assert folds.rules_version("east.1") == state.rules_version and counted.reads == []
+    store.close()
+
+
+def test_a_stream_that_does_not_open_a_table_has_no_rules_version(tmp_path: Path) -> None:
+    from events.envelope import Actor
+    from services.rules.events.presence import SeatDisconnected
+    from services.tables.codec import to_new_event
+
+    store = open_store(f"sqlite:///{tmp_path}/folds.sqlite3")
+    store.append("not.a.table", 0, [to_new_event(SeatDisconnected(seat=1), Actor.system())])
+    assert TableFolds(store).rules_version("not.a.table") is None
+    store.close()

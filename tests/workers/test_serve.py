@@ -15,6 +15,10 @@ from effects.effects_kit import Receiver
 from events.store import open_store
 from readmodels.db import open_projection_db
 from services.cli.main import main as paiju
+from services.demo.http_demo import Plan
+
+# the demo's first tables, a room per variant in the registry's order; the first has the idle seat
+FIRST, SECOND, THIRD = (f"{Plan().room(n).room}.1" for n in range(3))
 
 
 def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
@@ -37,7 +41,7 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     assert done.returncode == 0, done.stderr
     assert "paiju serve: embedded" in done.stdout and "time is up" in done.stdout
     store = open_store(store_url)
-    events = store.read_stream("demo-harbin.1")
+    events = store.read_stream(FIRST)
     by_timer = [e for e in events if e.actor.kind == "timer"]
     # the idle seat is timed out (a bot late on a loaded machine may be too: 托管 is the rule)
     assert any(e.payload.get("seats") == [3] for e in by_timer if e.type == "wait_timed_out")
@@ -45,7 +49,7 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     assert by_bots and {e.actor.seat for e in by_bots} <= {0, 1, 2}  # seat 3 never moved
     outcome = store.load_outcome(by_bots[0].command_id)  # type: ignore[attr-defined]
     assert outcome is not None and outcome.accepted  # through the command path: recorded
-    assert store.read_stream("demo-shanghai.1")  # the other table plays too
+    assert store.read_stream(SECOND)  # the other table plays too
     points = open_projection_db(store_url).active_build("points")
     assert points is not None and points.position > 0  # the projector thread kept the read models
     store.close()
@@ -62,11 +66,11 @@ def test_paiju_timekeeper_refuses_a_bad_lease_and_a_queue_it_cannot_reach(
     assert "--via queue needs PAIJU_BROKER_URL" in capsys.readouterr().err  # type: ignore[attr-defined]
 
 
-SETTLING = ("demo-shanghai.1", "demo-tanggu.1")
+SETTLING = (SECOND, THIRD)  # the tables without the idle seat
 
 
 def settlements(store_url: str) -> set[str]:
-    """The notification keys of the hands settled so far at the demo's 上海 and 塘沽 tables."""
+    """The notification keys of the hands settled so far at the demo's second and third tables."""
     store = open_store(store_url)
     try:
         return {f"paiju-event-{e.position}" for table in SETTLING

@@ -113,8 +113,9 @@ def test_a_seat_token_minted_at_one_api_process_acts_at_another_and_a_killed_one
         first_event = moved.json()["first_version"]
         with http.stream("GET", f"{first}/v1/tables/{table}/seats/{acting}/events",
                          headers=seat | {"Last-Event-ID": str(first_event - 1)}) as stream:  # fmt: skip
-            data = next(line for line in stream.iter_lines() if line.startswith("data:"))
-        assert json.loads(data[5:])["type"] == "tile_discarded"  # the other API streams it
+            frames = (json.loads(line[5:]) for line in stream.iter_lines() if line.startswith("data:"))
+            data = next(frame for frame in frames if "type" in frame)  # past the opening view
+        assert data["type"] == "tile_discarded"  # the other API streams it
     # an API process killed with SIGKILL is started again by serve, on its own port
     port = second.rsplit(":", 1)[1]
     victim = next(pid for pid, p in api_children(process.pid).items() if p == port)

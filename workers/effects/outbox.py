@@ -29,8 +29,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
-from events.store import parse_store_url
-
 Status = Literal["pending", "delivered", "set_aside"]
 STATUSES: tuple[Status, ...] = ("pending", "delivered", "set_aside")
 
@@ -113,15 +111,3 @@ class Outbox(Protocol):
     def seconds_to_next_due(self) -> float | None: ...
 
     def close(self) -> None: ...
-
-
-def open_outbox(url: str) -> Outbox:
-    """The outbox on the database of the event store at ``url``."""
-    where = parse_store_url(url)
-    if where.backend == "sqlite":
-        from workers.effects.outbox_sqlite import SqliteOutbox
-
-        return SqliteOutbox(where.path)
-    from workers.effects.outbox_pg import PostgresOutbox
-
-    return PostgresOutbox(where.conninfo, schema=where.schema)

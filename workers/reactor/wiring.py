@@ -16,8 +16,10 @@ from celery import Celery
 from events.store.base import EventStore
 from services.settings import Settings
 from workers.effects.delivery import webhook_config
-from workers.effects.outbox import open_outbox
-from workers.reactor.runner import Reactor, inline
+from workers.effects.outbox import Claim
+from workers.effects.outbox_open import open_outbox
+from workers.queues import DELIVER_TASK
+from workers.reactor.runner import Dispatch, Reactor, inline
 
 DEFAULT_LEASE_SECONDS = 30.0
 
@@ -41,10 +43,15 @@ def reactor_for(
             f" PAIJU_WEBHOOK_TIMEOUT ({config.timeout:g} s)"
         )
     outbox = open_outbox(settings.store_url)
-    if app is None or inline_posts:
-        dispatch = inline(outbox, config)
-    else:
-        from workers.tasks.effects import celery_dispatch
-
-        dispatch = celery_dispatch(app)
+    dispatch = inline(outbox, config) if app is None or inline_posts else celery_dispatch(app)
     return Reactor(store, outbox, dispatch, lease_seconds=lease_seconds)
+
+
+def celery_dispatch(app: Celery) -> Dispatch:
+    """The reactor's dispatch: the effects task by name (routed to ``effects``), so the
+    reactor's process needs neither the webhook secret nor an HTTP client."""
+
+    def send(claim: Claim) -> None:
+        app.send_task(DELIVER_TASK, args=(claim.key, claim.token))
+
+    return send

@@ -34,10 +34,9 @@ from services.rules.variants.versions import RulesVersionUnavailable
 from services.tables import TableBusyError
 from services.tables.runner import CommandOutcome, record_refusal, run_command
 from workers.logging import correlation_of, get_logger
-from workers.queues import rules_queue
+from workers.queues import COMMAND_TASK, rules_queue
 from workers.task import PaijuTask
 
-COMMAND_TASK = "paiju.commands.handle"
 BUSY_RETRIES = 5
 STORE_RETRIES = 10
 HAND_BACK_RETRIES = 20

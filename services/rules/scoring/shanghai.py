@@ -11,7 +11,7 @@
   其他人相应地扣分); ``discarder_pays_alone`` makes only the discarder (the robbed seat on 抢杠)
   pay. No win without 听: a winner not marked ``ready`` is refused (option ``require_ready``).
 - Level score (+3 the winner, −1 each other seat) is in ``details`` as ``level_0``…``level_3``;
-  with several winners on one discard use ``shanghai_counters.level_deltas`` for the hand.
+  with several winners on one discard use ``levels.level_deltas`` for the hand.
 - Escape (逃跑处罚): the leaver loses 60 × 底注 (disconnected over 3 minutes, or 5 timeouts) or
   66 × 底注 (closing the game), each other seat gains 20 × 底注; the rest goes to nobody, so
   those payments do not sum to zero.
@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from services.rules.levels import level_deltas
 from services.rules.melds import Meld
 from services.rules.scoring.base import ScoringError, Settlement, WinContext
 from services.rules.scoring.patterns import Pattern, pattern
-from services.rules.shanghai_counters import level_deltas
 from services.rules.shapes import is_complete
 from services.rules.tiles import DRAGONS, NUM_KINDS, WINDS, Tile, counts_of, is_flower
 

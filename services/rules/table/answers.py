@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from events import hand as ev
 from events.base import DomainEvent
+from services.rules.events import hand as ev
 from services.rules.table.claims import chow_options, claim_readies
 from services.rules.table.commands import Chow, DeclareWin, Kong, PassClaim, Pung
 from services.rules.table.guards import hand_in_play, refuse

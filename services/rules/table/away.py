@@ -4,9 +4,9 @@ itself: the 托管 moves, the penalties due (decision 16) and the end of the ser
 
 from __future__ import annotations
 
-from events import hand as ev
-from events import presence as pe
 from events.base import DomainEvent
+from services.rules.events import hand as ev
+from services.rules.events import presence as pe
 from services.rules.penalties import SeatConduct
 from services.rules.table.commands import (
     CancelAutoplay,

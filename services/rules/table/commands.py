@@ -17,7 +17,7 @@ from events.limits import (
     MAX_WAIT_SECONDS,
     MIN_WAIT_SECONDS,
 )
-from events.types import Seat, TileName, Tiles
+from services.rules.events.types import Seat, TileName, Tiles
 
 WaitSeconds = Annotated[int, Field(ge=MIN_WAIT_SECONDS, le=MAX_WAIT_SECONDS)]
 

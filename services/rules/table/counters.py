@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.rules import shanghai_counters
+from services.rules import levels
 from services.rules.table.state import HandState
 from services.rules.variants import Variant
 from services.rules.variants.base import NO_CHANGE, Seats
@@ -25,9 +25,9 @@ def level_scores(variant: Variant, winners: list[int], escaped: list[int]) -> Se
     if not variant.config.level_score:
         return NO_CHANGE
     if escaped:
-        values = [shanghai_counters.LEAVE_LEVEL if s in escaped else 0 for s in range(4)]
+        values = [levels.LEAVE_LEVEL if s in escaped else 0 for s in range(4)]
         return (values[0], values[1], values[2], values[3])
-    return shanghai_counters.level_deltas(winners)
+    return levels.level_deltas(winners)
 
 
 def hand_payments(variant: Variant, hand: HandState) -> Seats:

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from events import hand as ev
 from events.base import DomainEvent
+from services.rules.events import hand as ev
 from services.rules.table import answers, away, turn
 from services.rules.table.autoplay import autoplay_command
 from services.rules.table.commands import (

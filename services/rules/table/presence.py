@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from events import presence as pe
+from services.rules.events import presence as pe
 from services.rules.table.state import (
     PRESENT,
     HandState,

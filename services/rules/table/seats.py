@@ -11,7 +11,7 @@ from services.rules.tiles import Tile
 from services.rules.tiles import tile as parse_tile
 
 if TYPE_CHECKING:
-    from events.hand import Win
+    from services.rules.events.hand import Win
 
 
 def _remove(tiles: Iterable[Tile], remove: Iterable[Tile]) -> tuple[Tile, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from events import hand as ev
+from services.rules.events import hand as ev
 from services.rules.scoring.base import ScoringError, WinContext
 from services.rules.table.options import table_scorer
 from services.rules.table.state import HandState, TableState

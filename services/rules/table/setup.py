@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from events import hand as ev
 from events.base import DomainEvent
+from services.rules.events import hand as ev
 from services.rules.table.state import HandState
-from services.rules.tanggu_hun import hun_kinds, indicator_place
-from services.rules.tiles import FLOWERS, name, names
+from services.rules.tiles import FLOWERS, name
 from services.rules.variants import Variant
 
 
@@ -24,17 +23,6 @@ def setup_events(variant: Variant, hand: HandState) -> list[DomainEvent]:
     """The next setup step: the variant's wildcards (set the 宝 aside, reveal the 混), then
     rounds of 补花."""
     return variant.wildcards.setup_events(hand) or flower_round(hand)
-
-
-def reveal_wildcards(hand: HandState) -> DomainEvent:
-    """塘沽: the dealer's roll and the second roller's roll count back to the 混 indicator."""
-    first, second = sum(hand.dice[:2]), sum(hand.dice[2:])
-    place = indicator_place(first, second)
-    indicator = hand.wall[len(hand.wall) - place]
-    kinds = sorted(hun_kinds(indicator))
-    return ev.WildcardsRevealed(
-        indicator=name(indicator), position_from_end=place, wildcards=tuple(names(kinds))
-    )
 
 
 def flower_round(hand: HandState) -> list[DomainEvent]:

@@ -13,7 +13,7 @@ from services.rules.variants.timing import Timing
 from services.rules.variants.versions import variant_in
 
 if TYPE_CHECKING:
-    from events.hand import Win
+    from services.rules.events.hand import Win
 
 _T = TypeVar("_T")
 _COPIERS: dict[tuple[Any, ...], Callable[..., Any]] = {}

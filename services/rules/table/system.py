@@ -3,18 +3,17 @@ windows, play the last draws and the seats the variant plays after 听 (塘沽),
 
 from __future__ import annotations
 
-from events import hand as ev
 from events.base import DomainEvent
+from services.rules.events import hand as ev
 from services.rules.table import settle
 from services.rules.table.claims import winning_claims
 from services.rules.table.deal import deal
 from services.rules.table.setup import setup_events
 from services.rules.table.state import HandState, SeatState, TableState
-from services.rules.table.tanggu_play import in_hun_diao
 from services.rules.table.visibility import concealed_kong_faces_shown
 from services.rules.table.walls import drawable, in_last_draws, peek_head, peek_tail
 from services.rules.tiles import FLOWERS, name, names
-from services.rules.variants import VariantConfig
+from services.rules.variants import Variant, VariantConfig
 
 
 def next_system_events(table: TableState) -> list[DomainEvent]:
@@ -151,7 +150,7 @@ def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
             )
         ]
     auto = hand.last_draws or (config.system_plays_after_ready and seat.ready is not None)
-    if not auto or _may_raise_wild_pair(config, hand, seat):
+    if not auto or _may_raise_wild_pair(table.variant, hand, seat):
         return []  # 上大台 is the player's choice: the system waits for it
     claim = settle.WinClaim(hand.turn, seat.drawn, True)
     if settle.may_win(table, hand, claim):
@@ -159,12 +158,12 @@ def _on_turn(table: TableState, hand: HandState) -> list[DomainEvent]:
     return [ev.TileDiscarded(seat=hand.turn, tile=name(seat.drawn), automatic=True)]
 
 
-def _may_raise_wild_pair(config: VariantConfig, hand: HandState, seat: SeatState) -> bool:
+def _may_raise_wild_pair(variant: Variant, hand: HandState, seat: SeatState) -> bool:
     """塘沽: a seat in 混钓 that draws another 混 may 上大台 (at most twice)."""
     return (
         seat.drawn in hand.wildcards
-        and len(seat.set_aside) < config.wild_pair_raises
-        and in_hun_diao(seat.concealed, hand.wildcards)
+        and len(seat.set_aside) < variant.config.wild_pair_raises
+        and variant.wildcards.in_wild_pair_wait(seat.concealed, hand.wildcards)
     )
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from events import hand as ev
 from events.base import DomainEvent
 from services.rules import ready as ready_rules
+from services.rules.events import hand as ev
 from services.rules.table import settle
 from services.rules.table.commands import (
     DeclareHonourKong,
@@ -15,11 +15,10 @@ from services.rules.table.commands import (
 )
 from services.rules.table.guards import hand_in_play, on_turn, refuse
 from services.rules.table.state import HandState, SeatState, TableState
-from services.rules.table.tanggu_play import dubao_wait, in_hun_diao
 from services.rules.table.walls import peek_tail, replacement_available
 from services.rules.table.winning import may_declare_ready, melds_after_kong
 from services.rules.tiles import name, names, tile
-from services.rules.variants import VariantConfig
+from services.rules.variants import Variant
 
 DRAGONS = (31, 32, 33)
 WINDS = (27, 28, 29, 30)
@@ -38,7 +37,6 @@ def _without(tiles: tuple[int, ...], t: int, copies: int = 1) -> tuple[int, ...]
 
 def discard(table: TableState, cmd: DiscardTile) -> list[DomainEvent]:
     hand = on_turn(table, cmd.seat)
-    config = table.variant.config
     seat = hand.seat(cmd.seat)
     t = tile(cmd.tile)
     if t != seat.drawn and t not in seat.concealed:
@@ -55,7 +53,7 @@ def discard(table: TableState, cmd: DiscardTile) -> list[DomainEvent]:
     if mode is None:
         return [ev.TileDiscarded(seat=cmd.seat, tile=cmd.tile)]
     rest = _without(seat.hand, t)
-    _check_ready(config, hand, seat, rest, mode, cmd)
+    _check_ready(table.variant, hand, seat, rest, mode, cmd)
     events: list[DomainEvent] = [ev.TileDiscarded(seat=cmd.seat, tile=cmd.tile, ready=mode)]
     if mode == "open":
         events.append(ev.HandShown(seat=cmd.seat, tiles=tuple(names(sorted(rest)))))
@@ -63,13 +61,14 @@ def discard(table: TableState, cmd: DiscardTile) -> list[DomainEvent]:
 
 
 def _check_ready(
-    config: VariantConfig,
+    variant: Variant,
     hand: HandState,
     seat: SeatState,
     rest: tuple[int, ...],
     mode: str,
     cmd: DiscardTile,
 ) -> None:
+    config = variant.config
     if mode not in config.ready_modes:
         raise refuse(
             f"{config.name} declares 听 as {' or '.join(config.ready_modes)}, not {mode!r}"
@@ -82,8 +81,9 @@ def _check_ready(
             else "cannot declare 听"
         )
         raise refuse(f"{what} after discarding {cmd.tile}: {'; '.join(blockers) or 'not ready'}")
-    if mode == "dubao" and dubao_wait(rest, seat.melds, hand.wildcards, config) is None:
-        raise refuse("独抱 waits on a single 坎张 or 单钓 tile, and this hand does not")
+    refusal = variant.declared_wait(mode, rest, seat.melds, hand.wildcards, config)
+    if refusal is not None:
+        raise refuse(refusal)
 
 
 def kong(table: TableState, cmd: Kong) -> list[DomainEvent]:
@@ -173,7 +173,7 @@ def raise_wild_pair(table: TableState, cmd: RaiseWildPair) -> list[DomainEvent]:
         raise refuse(f"{config.name} has no 上大台")
     if seat.drawn is None or seat.drawn not in hand.wildcards:
         raise refuse("上大台 needs a drawn 混")
-    if not in_hun_diao(seat.concealed, hand.wildcards):
+    if not table.variant.wildcards.in_wild_pair_wait(seat.concealed, hand.wildcards):
         raise refuse("上大台 is only for a hand in 混钓 (a 混 waiting to pair)")
     if len(seat.set_aside) >= config.wild_pair_raises:
         raise refuse(

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
     from events.base import DomainEvent
+    from services.rules.melds import Meld
     from services.rules.ready import ReadyRules
     from services.rules.scoring.base import Settlement, WinContext
     from services.rules.table.state import HandState, SeatState
@@ -115,6 +116,9 @@ class WildcardRules(Protocol):
     def discard_claimable(self, hand: HandState, tile: Tile) -> bool:
         """Another seat may claim this discarded tile at all (a discarded 混 is claimed by nobody)."""
 
+    def in_wild_pair_wait(self, concealed: tuple[Tile, ...], wildcards: frozenset[Tile]) -> bool:
+        """混钓: one wildcard away, the rest is sets only; that wildcard waits to be paired."""
+
 
 class DealerSuccession(Protocol):
     """Who deals (decision 13)."""
@@ -193,6 +197,30 @@ class Scoring(Generic[ScoringConfig]):
         return lambda ctx: score_with(ctx, config)
 
 
+class DeclaredWait(Protocol):
+    """What a declared 听 mode asks of the hand's wait: the refusal, or None (独抱)."""
+
+    def __call__(
+        self,
+        mode: str,
+        concealed: tuple[Tile, ...],
+        melds: tuple[Meld, ...],
+        wildcards: frozenset[Tile],
+        config: VariantConfig,
+    ) -> str | None: ...
+
+
+def any_declared_wait(
+    mode: str,
+    concealed: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    wildcards: frozenset[Tile],
+    config: VariantConfig,
+) -> str | None:
+    """No 听 mode of this variant asks anything of the wait."""
+    return None
+
+
 # --- the variant ------------------------------------------------------------------------------
 
 
@@ -211,6 +239,7 @@ class Variant:
     counters: SeriesCounters = field(default_factory=NoCounters)
     hand_payments: HandPayments = no_hand_payments
     escape: EscapeRules = NO_ESCAPE_PENALTY  # 逃跑处罚 (decision 16); its waits: ``config.timing``
+    declared_wait: DeclaredWait = any_declared_wait  # 独抱: what a 听 mode asks of the wait
 
     @property
     def id(self) -> str:

@@ -4,13 +4,17 @@
 doubled) or 暗楼. 一炮多响. 七对 counts. The last 6 stacks (12 tiles) are never drawn.
 """
 
-from services.rules.penalties import ShandongEscape
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.rules.penalties import Penalty, SeatConduct
 from services.rules.scoring import shandong
-from services.rules.shandong_dice import draw_order, wall_break
 from services.rules.tiles import ALL_KINDS, Tile
 from services.rules.variants.base import Scoring, Variant, VariantConfig
 from services.rules.variants.breaks import side_and_stacks
 from services.rules.variants.dealers import WinnerDealsDrawPasses
+from services.rules.variants.shandong_dice import draw_order, wall_break
 from services.rules.variants.wildcards import NoWildcards
 
 SHANDONG = VariantConfig(
@@ -39,6 +43,22 @@ def two_roll_break(wall: tuple[Tile, ...], dice: tuple[int, ...], dealer: int) -
         return side_and_stacks(wall, dice, dealer)
     brk = wall_break(dealer, (dice[0], dice[1]), (dice[2], dice[3]))
     return tuple(draw_order(wall, brk))
+
+
+@dataclass(frozen=True)
+class ShandongEscape:
+    """山东麻将 (``002``): 逃跑扣除分数 = (底 + 花) × 10, 花 the leaver's own; nobody receives it."""
+
+    def due(self, conduct: SeatConduct) -> Penalty | None:
+        if not conduct.left:
+            return None
+        loss = shandong.escape_penalty(conduct.flowers, conduct.melds)
+        amounts = [-loss if s == conduct.seat else 0 for s in range(4)]
+        return Penalty(
+            "left",
+            "002 逃跑扣除分数=（底+花）*10",
+            (amounts[0], amounts[1], amounts[2], amounts[3]),
+        )
 
 
 VARIANT = Variant(

@@ -4,10 +4,14 @@
 抢杠 on 上杠. The winner deals; a drawn hand keeps the dealer.
 """
 
-from services.rules import shanghai_counters
-from services.rules.penalties import ShanghaiEscape
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.rules.penalties import EscapeCause, Penalty, SeatConduct
 from services.rules.scoring import shanghai
 from services.rules.tiles import ALL_KINDS
+from services.rules.variants import shanghai_counters
 from services.rules.variants.base import Scoring, Variant, VariantConfig
 from services.rules.variants.breaks import side_and_stacks
 from services.rules.variants.dealers import WinnerDealsDrawKeeps
@@ -38,6 +42,36 @@ class ShanghaiCounters:
 
     def huangfan_after(self, count: int, won: bool) -> int:
         return shanghai_counters.count_after_hand(count, won)
+
+
+@dataclass(frozen=True)
+class ShanghaiEscape:
+    """上海敲麻 逃跑处罚 (``003``): 断线超过3分钟 or 超时5次（即系统代打牌5次） cost 60 × 底注,
+    主动逃跑 66 × 底注; each other seat gets 20 × 底注 as compensation."""
+
+    timeouts: int = 5
+
+    def due(self, conduct: SeatConduct) -> Penalty | None:
+        if conduct.left:
+            cause: EscapeCause = "left"
+            rule, reason = "003 逃跑处罚③ 主动逃跑: 66×底注, 其他玩家各得20×底注", "quit"
+        elif conduct.dropped_past_grace:
+            cause = "dropped"
+            rule, reason = (
+                "003 逃跑处罚① 断线超过3分钟: 60×底注, 其他玩家各得20×底注",
+                "disconnected",
+            )
+        elif conduct.system_moves >= self.timeouts:
+            cause = "timeouts"
+            rule, reason = "003 逃跑处罚② 超时5次: 60×底注, 其他玩家各得20×底注", "timeouts"
+        else:
+            return None
+        amounts = shanghai.escape_penalties(
+            conduct.seat,
+            reason,  # type: ignore[arg-type]  # one of the three EscapeReason literals
+            conduct.base_stake,
+        )
+        return Penalty(cause, rule, amounts)
 
 
 VARIANT = Variant(

@@ -7,11 +7,11 @@ counts. The dealer stays on a dealer win, else the next seat deals.
 
 from services.rules.scoring import tanggu
 from services.rules.table.state import HandState
-from services.rules.table.tanggu_play import MAX_WILD_PAIR_RAISES
 from services.rules.tiles import ALL_KINDS
 from services.rules.variants.base import Scoring, Seats, Variant, VariantConfig
 from services.rules.variants.breaks import side_and_stacks
 from services.rules.variants.dealers import DealerWinKeepsElseNext
+from services.rules.variants.tanggu_play import MAX_WILD_PAIR_RAISES, dubao_refusal
 from services.rules.variants.wildcards import Hun
 
 TANGGU = VariantConfig(
@@ -51,4 +51,5 @@ VARIANT = Variant(
     dealers=DealerWinKeepsElseNext(),
     wall_break=side_and_stacks,
     hand_payments=hand_payments,
+    declared_wait=dubao_refusal,
 )

@@ -23,8 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from events.hand import RULES_BEFORE_VERSIONS
 from services.rules import RULES_VERSION
+from services.rules.events.hand import RULES_BEFORE_VERSIONS
 from services.rules.variants import VARIANTS, UnknownVariantError, Variant
 
 BEFORE_VERSIONS = RULES_BEFORE_VERSIONS

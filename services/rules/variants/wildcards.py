@@ -6,14 +6,15 @@ with them by itself in play, and which wins and claims they make or forbid.
 
 from __future__ import annotations
 
-from events import hand as ev
 from events.base import DomainEvent
-from services.rules.table.setup import reveal_wildcards
+from services.rules.events import hand as ev
 from services.rules.table.state import HandState, SeatState
 from services.rules.table.system import visible_copies
 from services.rules.table.walls import drawable, next_tail, peek_tail
 from services.rules.tiles import Tile, name
 from services.rules.variants.base import VariantConfig
+from services.rules.variants.tanggu_hun import reveal_wildcards
+from services.rules.variants.tanggu_play import in_hun_diao
 
 BAO_CHANGE_COPIES = 3  # 换宝: three copies of the 宝 in view
 
@@ -38,6 +39,9 @@ class NoWildcards:
 
     def discard_claimable(self, hand: HandState, tile: Tile) -> bool:
         return True
+
+    def in_wild_pair_wait(self, concealed: tuple[Tile, ...], wildcards: frozenset[Tile]) -> bool:
+        return False
 
 
 class Bao:
@@ -73,6 +77,9 @@ class Bao:
     def discard_claimable(self, hand: HandState, tile: Tile) -> bool:
         return True  # a discarded 宝 is an ordinary tile
 
+    def in_wild_pair_wait(self, concealed: tuple[Tile, ...], wildcards: frozenset[Tile]) -> bool:
+        return False  # the 宝 is never raised (上大台 is 塘沽's, with the 混)
+
 
 class Hun:
     """混: turned up for all after the deal, wild wherever they are held; a discarded 混 is
@@ -95,3 +102,6 @@ class Hun:
 
     def discard_claimable(self, hand: HandState, tile: Tile) -> bool:
         return tile not in hand.wildcards
+
+    def in_wild_pair_wait(self, concealed: tuple[Tile, ...], wildcards: frozenset[Tile]) -> bool:
+        return in_hun_diao(concealed, wildcards)

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from events.base import DomainEvent
 from events.registry import registry
-from events.types import Seat, TileName, Tiles
+from services.rules.events.types import Seat, TileName, Tiles
 
 MeldKindName = Literal["chi", "pong", "kong", "added_kong", "concealed_kong"]
 ReadyMode = Literal["plain", "open", "hidden", "dubao"]

@@ -1,4 +1,5 @@
-"""塘沽 shapes the table needs while playing: 混钓 (for 上大台) and the 独抱 wait."""
+"""塘沽 shapes the table asks its variant for while playing: 混钓 (for 上大台, through the 混's
+``in_wild_pair_wait``) and the 独抱 wait (``declared_wait``)."""
 
 from __future__ import annotations
 
@@ -47,4 +48,17 @@ def dubao_wait(
                 return wait
             if group.kind == "pair" and group.tiles == (wait, wait):  # 单钓, whatever else holds it
                 return wait
+    return None
+
+
+def dubao_refusal(
+    mode: str,
+    concealed: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    wildcards: frozenset[Tile],
+    config: VariantConfig,
+) -> str | None:
+    """独抱: declared only on a hand that waits on a single 坎张 or 单钓 tile."""
+    if mode == "dubao" and dubao_wait(concealed, melds, wildcards, config) is None:
+        return "独抱 waits on a single 坎张 or 单钓 tile, and this hand does not"
     return None

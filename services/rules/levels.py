@@ -1,12 +1,5 @@
-"""上海敲麻 counters (``seeds/003``): the 荒番 count, dice 荒番, level score and level titles.
-
-荒番 (``003``: 荒番规则): a drawn hand adds one to the count, a won hand takes one off, never
-below 0; a hand played while the count is above 0 is a 荒番局. So after one drawn hand the next
-is a 荒番局; after two in a row the next two are, and so on. Dice 荒番 is added to the count at
-the start of a hand, so the hand it is thrown in is already a 荒番局 (当局即开始荒番局).
-
-Dice 荒番: (1,1) and (4,4) add two; every other throw holding a 1 or a 4, and the doubles
-(2,2), (3,3), (5,5), (6,6), add one; the rest add nothing.
+"""等级分 and 称号: the level score a hand moves and the title it earns, on every variant
+(README decisions 12 and 17, from ``seeds/003``).
 
 Level score (等级分): +3 to a winner, −1 to each other seat, nothing on a drawn hand; when a
 seat leaves, it loses 3 and nobody else scores. With several winners on one discard each winner
@@ -19,11 +12,8 @@ document gives 15610 to both 榜眼 and 状元); 白丁 is any negative level sc
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 SEATS = 4
-DOUBLE_HUANGFAN = frozenset({(1, 1), (4, 4)})
-SINGLE_HUANGFAN_FACES = frozenset({1, 4})
 WIN_LEVEL = 3
 LOSS_LEVEL = -1
 LEAVE_LEVEL = -3
@@ -42,48 +32,6 @@ LEVEL_TITLES: tuple[tuple[int, int, str], ...] = (
     (0, 1, "书童"),
 )
 NEGATIVE_TITLE = "白丁"
-
-
-def dice_huangfan(die_a: int, die_b: int) -> int:
-    """骰子荒番: how much a throw of two dice adds to the 荒番 count (0, 1 or 2)."""
-    if not (1 <= die_a <= 6 and 1 <= die_b <= 6):
-        raise ValueError(f"dice show 1–6, got ({die_a}, {die_b})")
-    throw = (die_a, die_b)
-    if throw in DOUBLE_HUANGFAN:
-        return 2
-    if die_a == die_b or die_a in SINGLE_HUANGFAN_FACES or die_b in SINGLE_HUANGFAN_FACES:
-        return 1
-    return 0
-
-
-def count_after_hand(count: int, won: bool) -> int:
-    """The 荒番 count after a hand: one less after a win (never below 0), one more after a draw."""
-    if count < 0:
-        raise ValueError(f"a 荒番 count is never negative, got {count}")
-    return max(count - 1, 0) if won else count + 1
-
-
-@dataclass(frozen=True)
-class HuangfanCounter:
-    """The table's 荒番 count, as a value: each step returns a new counter."""
-
-    count: int = 0
-
-    def __post_init__(self) -> None:
-        if self.count < 0:
-            raise ValueError(f"a 荒番 count is never negative, got {self.count}")
-
-    @property
-    def is_huangfan_hand(self) -> bool:
-        """The hand now being played is a 荒番局."""
-        return self.count > 0
-
-    def after_dice(self, die_a: int, die_b: int) -> HuangfanCounter:
-        """The count once the opening throw's dice 荒番 is added."""
-        return HuangfanCounter(self.count + dice_huangfan(die_a, die_b))
-
-    def after_hand(self, won: bool) -> HuangfanCounter:
-        return HuangfanCounter(count_after_hand(self.count, won))
 
 
 def level_deltas(

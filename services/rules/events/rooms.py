@@ -16,7 +16,7 @@ from pydantic import Field
 from events.base import DomainEvent
 from events.limits import MAX_BASE_STAKE, MAX_POINTS, MAX_WAIT_SECONDS
 from events.registry import registry
-from events.types import Seat
+from services.rules.events.types import Seat
 
 PlayerId = str
 ROOM_ID_PATTERN = r"^[A-Za-z0-9_-]{1,48}$"

@@ -13,7 +13,10 @@ A roll is the total shown by the dice thrown; how many dice make a roll is the c
 
 from __future__ import annotations
 
-from services.rules.tiles import Tile
+from events.base import DomainEvent
+from services.rules.events import hand as ev
+from services.rules.table.state import HandState
+from services.rules.tiles import Tile, name, names
 
 COPIES = 4
 _WINDS = (27, 28, 29, 30)  # 东 南 西 北
@@ -67,3 +70,14 @@ def indicator_index(wall_size: int, first_roll: int, second_roll: int) -> int:
     if place > wall_size:
         raise ValueError(f"place {place} lies beyond a wall of {wall_size} tiles")
     return wall_size - place
+
+
+def reveal_wildcards(hand: HandState) -> DomainEvent:
+    """塘沽: the dealer's roll and the second roller's roll count back to the 混 indicator."""
+    first, second = sum(hand.dice[:2]), sum(hand.dice[2:])
+    place = indicator_place(first, second)
+    indicator = hand.wall[len(hand.wall) - place]
+    kinds = sorted(hun_kinds(indicator))
+    return ev.WildcardsRevealed(
+        indicator=name(indicator), position_from_end=place, wildcards=tuple(names(kinds))
+    )

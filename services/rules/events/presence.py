@@ -13,7 +13,7 @@ from pydantic import Field
 
 from events.base import DomainEvent
 from events.registry import registry
-from events.types import Seat
+from services.rules.events.types import Seat
 
 WaitKind = Literal["turn", "claim", "autoplay_window", "reconnect_grace"]
 AutoplayReason = Literal["timeout", "requested", "dropped", "left"]
