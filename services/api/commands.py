@@ -19,12 +19,11 @@ import contextlib
 import hashlib
 import json
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import Depends, Header
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from events.envelope import Actor, InvalidIdError, check_id
@@ -33,6 +32,7 @@ from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.tables import has_rules_of
 from services.api.waits import OutcomeWait
+from services.api.wire import CommandAnswer, Queued
 from services.rules.table.commands import Command
 from services.tables.command_ids import Sender, client_command_id
 from services.tables.options import EventTimes, seat_options
@@ -40,14 +40,6 @@ from workers.client import submit
 
 RESEND_AFTER_SECONDS = 10.0
 """A copy of a command still without an outcome this long after the first sends it again."""
-
-
-class Queued(BaseModel):
-    """The command is on the queue; its outcome is at ``outcome_url`` once a worker ran it."""
-
-    status: Literal["queued"] = "queued"
-    command_id: str
-    outcome_url: str
 
 
 def idempotency_key(
@@ -83,32 +75,6 @@ def expected_version(
 def outcome_url(key: str) -> str:
     # Percent-encoded: a key may be any text, and a header (Location) holds only latin-1.
     return f"/v1/commands/{quote(key, safe='')}"
-
-
-class Deadline(BaseModel):
-    """The wait a seat is under: its kind, its seconds, the version it began at and, where
-    known, when it runs out (``due_at``, that version's time plus the seconds)."""
-
-    wait: str
-    seconds: int
-    since_version: int
-    due_at: datetime | None = None
-
-
-class SeatOptions(BaseModel):
-    """What the seat may do now (``services.tables.options``): send a command with
-    ``If-Match: "version"``; ``view`` is the seat's view when it has a choice to make."""
-
-    version: int
-    commands: list[dict[str, Any]]
-    deadline: Deadline | None = None
-    view: dict[str, Any] | None = None
-
-
-class CommandAnswer(CommandOutcome):
-    """The outcome and, for a seat's own command, what that seat may do next."""
-
-    options: SeatOptions | None = None
 
 
 def answer(outcome: CommandOutcome | None, key: str,

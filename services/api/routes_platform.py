@@ -17,6 +17,7 @@ from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.table_seating import hold_players, released_if_refused
 from services.api.tables import TableId, loaded_table
+from services.api.wire import MintedToken
 from services.rules.table.commands import OpenTable, StartHand
 from services.tables.command_ids import Sender
 
@@ -34,15 +35,6 @@ class ViewTokenRequest(BaseModel):
     role: Literal["spectator", "operator"]
     subject: str = Field(min_length=1, max_length=128, description="Who watches (for the logs)")
     seconds: int | None = Field(default=None, ge=MIN_TOKEN_SECONDS, le=MAX_TOKEN_SECONDS)
-
-
-class MintedToken(BaseModel):
-    token: str
-    role: str
-    table_id: str
-    seat: int | None
-    subject: str
-    expires_at: int = Field(description="Unix seconds")
 
 
 @router.post("/tables", responses=outcome_schema(), summary="Open a table (OpenTable)")

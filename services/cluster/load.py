@@ -23,7 +23,7 @@ from events.store import open_store
 from services.cluster.bot_procs import BotProcesses
 from services.cluster.checks import overdue_timers
 from services.cluster.procs import cpu_seconds
-from services.cluster.run import KINDS, Cluster
+from services.cluster.run import KINDS, Cluster, ClusterError
 from services.demo.http_demo import HttpDemo, Plan, Tally
 
 SEATING = 600.0  # seconds for every table to be seated before a run counts as failed
@@ -110,7 +110,10 @@ class Load:
         while self.seated() < self.bots.tables:
             if self.failure is not None or time.monotonic() > deadline:
                 self.finish()
-                raise RuntimeError(f"{self.seated()} of {self.bots.tables} tables seated after {timeout:g} s")
+                raise ClusterError(
+                    f"{self.seated()} of {self.bots.tables} tables seated after {timeout:g} s: the"
+                    " box could not seat the rest while the seated ones played (their timers"
+                    " moved the seats whose bots could not answer in time); run fewer tables")  # fmt: skip
             time.sleep(0.2)
 
     def start(self) -> None:

@@ -31,7 +31,8 @@ def api_base(api: ClusterPart) -> str:
 
 
 class ClusterError(RuntimeError):
-    """A part or server of the cluster did not come up; the message says which and shows its log."""
+    """A part or server of the cluster did not come up (the message says which and shows its
+    log), or its load could not be seated in time."""
 
 
 @dataclass(frozen=True)
