@@ -8,9 +8,11 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 MUTATE_STAMP := $(VENV)/.mutate-installed
+TYPES := clients/typescript
+TYPES_STAMP := $(TYPES)/node_modules/.installed
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: install run test test-engine faults mutate mutate-report lint format type bench
+.PHONY: install run test test-engine faults mutate mutate-report lint format type bench client-types
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,13 +22,24 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# openapi-typescript (and the tsc it brings), pinned by the lock file: tests/client compare
+# the checked-in TypeScript types with what it makes of the live document
+$(TYPES_STAMP): $(TYPES)/package-lock.json
+	npm ci --prefix $(TYPES) --no-audit --no-fund --loglevel=error
+	touch $(TYPES_STAMP)
+
+# after a change to the API: the OpenAPI document and the TypeScript types made from it, again
+client-types: install $(TYPES_STAMP)
+	$(VENV)/bin/paiju api --openapi > clients/openapi.json
+	$(TYPES)/node_modules/.bin/openapi-typescript clients/openapi.json -o $(TYPES)/paiju-api.d.ts
+
 run: install
 	$(VENV)/bin/paiju serve --demo
 
 # Where PYTHONDONTWRITEBYTECODE is set (this machine sets it) pytest keeps no rewritten test
 # modules, and each of the four processes spent 10 s of CPU rewriting every assert again; one
 # collection first fills the cache (its errors, if any, are reported by the run itself).
-test: install
+test: install $(TYPES_STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest --collect-only -qq > /dev/null || true
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 5 --dist loadfile --no-loadscope-reorder --durations=15
 

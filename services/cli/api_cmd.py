@@ -1,4 +1,5 @@
-"""``paiju api [--host H] [--port N]``: the platform's HTTP API alone, in the foreground.
+"""``paiju api [--host H] [--port N]``: the platform's HTTP API alone, in the foreground;
+``paiju api --openapi``: its OpenAPI document on stdout.
 
 It enqueues commands for the workers (``paiju worker``, on ``PAIJU_BROKER_URL``) and reads the
 store; on the embedded default (``memory://``) a worker thread runs in this process too, so
@@ -24,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="listen on any free port when the port is taken (printed)")  # fmt: skip
     parser.add_argument("--for", dest="seconds", type=float, metavar="SECONDS",
                         help="stop after this long (default: until Ctrl-C or SIGTERM)")  # fmt: skip
+    parser.add_argument("--openapi", action="store_true",
+                        help="print the API's OpenAPI document (JSON) and exit; serves nothing,"
+                             " reads no store (clients/typescript is generated from it)")  # fmt: skip
 
 
 @command("api", writes=True)
@@ -32,6 +36,9 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from workers.logging import configure_logging
 
     out = out or sys.stdout
+    if args.openapi:
+        print(_openapi_document(), file=out)
+        return 0
     overrides = {k: v for k, v in (("api_host", args.host), ("api_port", args.port)) if v is not None}
     try:
         settings = load_settings(**overrides)
@@ -56,3 +63,23 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _until(stop: threading.Event) -> None:
     while not stop.wait(0.5):
         pass
+
+
+def _openapi_document() -> str:
+    """The document the API serves at ``/openapi.json``, from an app on a throwaway store (a
+    SQLite file in a temporary folder, an in-memory broker): what it says depends on the code,
+    not on a deployment's settings."""
+    import json
+    import tempfile
+
+    from services.api.app import create_api
+    from services.api.context import ApiContext
+    from services.settings import load_settings
+
+    with tempfile.TemporaryDirectory(prefix="paiju-openapi-") as folder:
+        settings = load_settings(store_url=f"sqlite:///{folder}/openapi.sqlite3", broker_url="memory://")
+        ctx = ApiContext.open(settings)
+        try:
+            return json.dumps(create_api(ctx).openapi(), indent=2, ensure_ascii=False, sort_keys=True)
+        finally:
+            ctx.close()
