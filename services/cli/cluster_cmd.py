@@ -83,15 +83,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "--pace 2 --jitter 1: a human's 2 +- 1 s)")
     parser.add_argument("--profile", type=_bounded(0, 120, "seconds"), default=0,
                         help="py-spy samples the busiest part this long (default 0: not)")
-    parser.add_argument("--bot-processes", type=int, choices=range(0, 17), default=1, metavar="N",
-                        help="processes the bots play in, each a share of the tables (default 1; "
-                        "0: a thread of this one), so their CPU is theirs")
+    parser.add_argument("--bot-processes", type=int, choices=range(0, 33), default=None, metavar="N",
+                        help="processes the bots play in, each a share of the tables, so their CPU"
+                        f" is theirs (default: one per {TABLES_PER_BOT_PROCESS} tables, at most"
+                        f" {MAX_BOT_PROCESSES}; 0: a thread of this one)")
     parser.add_argument("--sharded", action="store_true",
                         help="one command shard per worker, so a table's commands meet the fold "
                         "one worker keeps (default: every worker serves every table's commands; "
                         "at 200 tables on 2 cores sharding cut moves/s from 37 to 26: see "
                         "docs/performance.md)")
     parser.add_argument("--logs", type=Path, help="folder for the parts' logs (default: a temporary one)")
+
+
+TABLES_PER_BOT_PROCESS = 25
+"""One bot process per this many tables by default: at 100 human-paced tables one process (400
+seats' streams on one event loop) lagged the frames it timed, p50 887 ms against 353 ms with
+four (docs/performance.md); the figures are the service's, not the load generator's."""
+MAX_BOT_PROCESSES = 32
+
+
+def bot_processes(asked: int | None, tables: int) -> int:
+    """The processes the bots play in: as asked, else one per ``TABLES_PER_BOT_PROCESS``."""
+    if asked is not None:
+        return asked
+    return max(1, min(MAX_BOT_PROCESSES, -(-tables // TABLES_PER_BOT_PROCESS)))
 
 
 @command("cluster", writes=True)
@@ -104,7 +119,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     bots = Bots(tables=int(args.tables), seconds=args.seconds, warmup=args.warmup,
                 idle_every=args.idle_every, turn=args.turn, claim=max(1, args.turn // 2),
-                pace=args.pace, jitter=args.jitter, processes=args.bot_processes)  # fmt: skip
+                pace=args.pace, jitter=args.jitter,
+                processes=bot_processes(args.bot_processes, int(args.tables)))  # fmt: skip
     if args.kills and args.kill_every:
         raise CliError("give --kills (each kind in turn) or --kill-every (a soak), not both")
     counts = args.workers[:1] if args.kills or args.kill_every else args.workers

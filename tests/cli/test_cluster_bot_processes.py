@@ -64,3 +64,10 @@ def test_bots_in_two_processes_play_their_tables_and_the_harness_adds_up_their_n
             assert store.read_event(table_id, first).command_id.endswith(command_id)  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_the_cluster_plays_its_bots_in_one_process_per_25_tables_unless_told() -> None:
+    from services.cli.cluster_cmd import bot_processes
+
+    assert [bot_processes(None, n) for n in (1, 25, 26, 100, 200, 1000)] == [1, 1, 2, 4, 8, 32]
+    assert bot_processes(0, 200) == 0 and bot_processes(3, 200) == 3  # as asked
