@@ -99,6 +99,7 @@ async function openHand(number) {
     const found = await api(`/v1/ops/replay/tables/${encodeURIComponent(tableId)}/hands/${number}`);
     if (mine !== loading) return;  // another table or hand was opened meanwhile
     replay = found;
+    clearSeat();  // the last hand's seat frames: openSeat below reads this hand's
     $("hand").hidden = false;
     $("slider").max = Math.max(0, replay.frames.length - 1);
     $("stopped").hidden = !replay.stopped;
