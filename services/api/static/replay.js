@@ -66,7 +66,7 @@ async function openTable(id) {
   const mine = loading;
   try {
     const found = await api("/v1/ops/replay/tables/" + encodeURIComponent(id));
-    if (mine !== loading) return;  // another table was opened meanwhile
+    if (mine !== loading) return false;  // another table was opened meanwhile
     tableId = id;
     $("table").hidden = false;
     $("table-title").textContent = `${found.table_id} · ${found.variant} · ${found.players.join(", ")} · ${found.events} events`;
@@ -80,7 +80,7 @@ async function openTable(id) {
       const go = el("button", { id: "goto-broken" }, `show the altered event (version ${brokenVersion})`);
       go.addEventListener("click", async () => {
         await openHand(holding.hand);
-        show(replay.frames.findIndex((f) => f.version === brokenVersion));
+        if (replay) show(replay.frames.findIndex((f) => f.version === brokenVersion));
       });
       verdict.append(" ", go);
     }
@@ -89,7 +89,8 @@ async function openTable(id) {
     $("seat-choice").append(...found.players.map((p, seat) => el("option", { value: seat }, `${seat} · ${p}`)));
     for (const b of $("hands").querySelectorAll("button")) b.addEventListener("click", () => openHand(Number(b.dataset.hand)));
     history.replaceState(null, "", "?table=" + encodeURIComponent(id));
-  } catch (error) { problem(error); }
+    return true;
+  } catch (error) { problem(error); return false; }
 }
 
 async function openHand(number) {
@@ -106,7 +107,7 @@ async function openHand(number) {
     $("stopped").textContent = replay.stopped ? "The fold stopped: " + replay.stopped : "";
     history.replaceState(null, "", `?table=${encodeURIComponent(tableId)}&hand=${number}`);
     show(0);
-    await openSeat($("seat-choice").value, replay.frames.length ? replay.frames[0].version : 0);
+    await openSeat($("seat-choice").value);
   } catch (error) { problem(error); }
 }
 
@@ -215,7 +216,7 @@ async function findPlayer(player) {
     const found = await api("/v1/ops/replay/search?player=" + encodeURIComponent(player));
     $("found").replaceChildren(el("ul", {}, found.hands.map((h) => {
       const link = el("a", { href: "#" }, `${h.table_id} hand ${h.hand}`);
-      link.addEventListener("click", async (e) => { e.preventDefault(); tableId = h.table_id; await openTable(h.table_id); await openHand(h.hand); });
+      link.addEventListener("click", async (e) => { e.preventDefault(); if (await openTable(h.table_id)) await openHand(h.hand); });
       return el("li", {}, link, ` · ${h.variant} · seat ${h.seat} · ${h.cause} ${h.amount > 0 ? "+" : ""}${h.amount} · ${h.recorded_at}`);
     })), found.hands.length ? "" : "no hands for " + player);
   } catch (error) { problem(error); }
@@ -242,7 +243,7 @@ $("first").addEventListener("click", () => show(0));
 $("prev").addEventListener("click", () => show(step - 1));
 $("next").addEventListener("click", () => show(step + 1));
 $("last").addEventListener("click", () => show(settlementStep()));
-$("seat-choice").addEventListener("change", () => replay && openSeat($("seat-choice").value, replay.frames[step].version));
+$("seat-choice").addEventListener("change", () => openSeat($("seat-choice").value));
 $("slider").addEventListener("input", () => show(Number($("slider").value)));
 $("export").addEventListener("click", download);
 document.addEventListener("keydown", (e) => {
@@ -261,4 +262,4 @@ if (fragment.get("key")) {
 }
 keyState();
 const params = new URLSearchParams(location.search);
-if (params.get("table")) openTable(params.get("table")).then(() => params.get("hand") && openHand(Number(params.get("hand"))));
+if (params.get("table")) openTable(params.get("table")).then((opened) => opened && params.get("hand") && openHand(Number(params.get("hand"))));

@@ -25,17 +25,17 @@ function clearSeat() {
   $("seat-side").hidden = true;
 }
 
-async function openSeat(seat, version) {
+async function openSeat(seat) {
   const mine = loading, mineSeat = ++seatLoads;
   clearSeat();
-  if (seat === "" || !replay) return;
+  if (seat === "" || !replay || !replay.frames.length) return;
   try {
     const found = await api(`/v1/ops/replay/tables/${encodeURIComponent(replay.table_id)}/hands/${replay.hand}/seats/${seat}`);
     if (mine !== loading || mineSeat !== seatLoads) return;  // another was opened meanwhile
     seatReplay = found;
     $("seat-stopped").hidden = !found.stopped;
     $("seat-stopped").textContent = found.stopped ? "The fold stopped: " + found.stopped : "";
-    showSeat(version);
+    showSeat(replay.frames[step].version);  // the step shown now, wherever it moved meanwhile
   } catch (error) { problem(error); }
 }
 
