@@ -1,8 +1,9 @@
 """The ops dashboard: server-rendered pages for operators, updated live by server-sent events.
 
 - ``GET /ops/dashboard``: the page (live tables, rooms, 排行榜 and 称号, recent penalties, the
-  health of the parts), rendered with the current snapshot; without an operator, the sign-in
-  form (401).
+  health of the parts), rendered with the current snapshot; without a credential, the sign-in
+  form (200: nothing was refused); with one refused (a revoked key, a session signed out), the
+  form and why (401).
 - ``POST /ops/dashboard/session`` (form ``key=pk_...``, a key with the ``operator`` scope): a
   session cookie and back to the page; ``POST /ops/dashboard/session/end`` signs out (the
   session is ended in the store: its cookie is refused from then on, at every API process).
@@ -79,8 +80,11 @@ async def page(request: Request, ctx: Ctx, board: Board) -> HTMLResponse:
     try:
         who = await dashboard_session.check(ctx, dashboard_session.credential(request))
     except Problem as problem:
-        raised = dashboard_session.credential(request) is not None
-        return sign_in_page(problem.status, problem.detail if raised else "")
+        if dashboard_session.credential(request) is None:
+            # nothing was refused: the form is what a browser asks for before it signs in (a
+            # 401 here was an error in its console on the way to every sign-in)
+            return sign_in_page(200)
+        return sign_in_page(problem.status, problem.detail)
     snapshot: Snapshot = await run_in_threadpool(board.snapshot)
     panels = dashboard_render.panels(snapshot)
     body = Template(_file("templates", "dashboard.html")).substitute(

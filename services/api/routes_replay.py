@@ -72,7 +72,7 @@ async def viewer() -> FileResponse:
 
 
 @router.get("/ops/static/{name}", include_in_schema=False)
-async def static(name: Annotated[str, Path(pattern=r"^replay\.(js|css)$")]) -> FileResponse:
+async def static(name: Annotated[str, Path(pattern=r"^(replay\.(js|css)|replay_seat\.js)$")]) -> FileResponse:
     kind = "text/javascript" if name.endswith(".js") else "text/css"
     return FileResponse(HERE / "static" / name, media_type=kind)
 

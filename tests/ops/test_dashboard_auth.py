@@ -69,9 +69,11 @@ def first_event(served: Served, headers: dict[str, str] | None = None,
     raise AssertionError("the stream ended without an event")
 
 
-def test_without_a_credential_the_page_is_the_sign_in_form(http: httpx.Client) -> None:
+def test_without_a_credential_the_page_is_the_sign_in_form_and_refuses_nothing(
+    http: httpx.Client,
+) -> None:
     page = http.get("/ops/dashboard")
-    assert page.status_code == 401
+    assert page.status_code == 200  # a 401 was a console error before every sign-in
     assert '<form id="signin" method="post" action="/ops/dashboard/session">' in page.text
 
 

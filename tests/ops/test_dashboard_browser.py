@@ -63,10 +63,15 @@ def page(service: Embedded) -> Iterator[Page]:
 def test_an_operator_signs_in_and_watches_the_bots_turns_move(service: Embedded, page: Page) -> None:
     assert service.api is not None
     key = service.api.ctx.keys.create(["operator"], "browser test").token
+    errors: list[str] = []
+    on_console = lambda m: errors.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None  # noqa: E731
+    page.on("console", on_console)
     page.goto(f"{service.api.address}/ops/dashboard")
     page.fill("#key", key)
     page.click("#signin button")
     expect(page.locator("#live")).to_have_attribute("data-live", "live")
+    page.remove_listener("console", on_console)
+    assert errors == []  # the sign-in form is no refused request: no 401 in the console
     row = page.locator(f'#tables tr[data-table="{SECOND}"]')  # no idle seat: its turns move
     expect(row).to_be_visible()
     expect(page.locator(f'#tables tr[data-table="{FIRST}"]')).to_be_visible()

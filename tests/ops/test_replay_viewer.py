@@ -1,6 +1,6 @@
 """The replay viewer in a real browser: Debian's chromium driven by Playwright, headless, against
 the API under uvicorn on 127.0.0.1:0. Set ``PAIJU_SCREENSHOTS=1`` to write the screenshots
-under docs/ (docs/replay-viewer.png, docs/replay-viewer-tampered.png)."""
+under docs/ (docs/replay-viewer.png, docs/replay-viewer-tampered.png, docs/replay-seat-view.png)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from events.store import open_store
 from services.api.app import create_api
 from services.api.context import ApiContext
 from services.api.server import ApiServer
+from services.cli.simulate_store import run_variant_on_store
 from services.settings import load_settings
 from services.tables.transfer import export_lines
 
@@ -43,6 +44,7 @@ class Served:
     good: Recorded
     tampered: Recorded
     tampered_version: int
+    played: str  # a table the bots played from a sealed seed: its seed_revealed follows the settlement
 
 
 @pytest.fixture(scope="module")
@@ -55,11 +57,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                        if e.type == "tile_discarded" and e.payload["seat"] == 2)  # fmt: skip
     # seat 2 threw 8p; the row now says 9p: the hash no longer matches, the fold goes on
     tamper(bad, discard.version, json.dumps({**discard.payload, "tile": "9p"}))
+    with closing(open_store(good.url)) as store:
+        run = run_variant_on_store("harbin", 1, "viewer", "winning", store, good.url)
+    assert run.failure is None and run.table_id is not None, run.failure
     ctx = ApiContext.open(load_settings(store_url=good.url))
     server = ApiServer(create_api(ctx)).start()
     try:
         yield Served(server.address, ctx.keys.create(["operator"], "support").token, good, bad,
-                     discard.version)  # fmt: skip
+                     discard.version, run.table_id)  # fmt: skip
     finally:
         server.stop()
         ctx.close()
@@ -94,6 +99,21 @@ def open_table(page: Page, table_id: str) -> None:
     page.fill("#table-id", table_id)
     page.click("#table-form button")
     expect(page.locator("#table-title")).to_contain_text(table_id)
+
+
+def open_hand(page: Page, table_id: str, hand: int = 1) -> None:
+    open_table(page, table_id)
+    page.click(f"#hands button[data-hand='{hand}']")
+    expect(page.locator("#counter")).to_contain_text("step 1 of")
+
+
+def step_to(page: Page, kind: str) -> None:
+    """Step on (▶) until the operator's event is one of ``kind`` (bounded by the hand)."""
+    for _ in range(200):
+        if f" {kind}" in (page.locator("#event b").text_content() or ""):
+            return
+        page.click("#next")
+    raise AssertionError(f"no {kind} in the hand")
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -185,3 +205,66 @@ def test_the_demos_link_gives_the_tab_its_key_and_opens_a_table_from_the_dashboa
         assert "#key=" not in page.url  # taken out of the address bar
     finally:
         context.close()
+
+
+def test_as_seat_n_saw_it_shows_that_seats_stream_its_options_and_rulings_beside_the_operator(
+    page: Page, served: Served
+) -> None:
+    page.set_viewport_size({"width": 1500, "height": 1000})
+    open_hand(page, served.good.table_id)
+    page.select_option("#seat-choice", "1")
+    expect(page.locator("#seat-title")).to_have_text("As seat 1 (bo) saw it")
+    step_to(page, "bao_set_aside")
+    expect(page.locator("#centre [data-tile='3s']")).to_have_count(1)  # the operator sees the 宝
+    expect(page.locator("#seat-centre")).to_contain_text("宝: set aside, not shown before its 听")
+    expect(page.locator("#seat-centre [data-tile]")).to_have_count(0)
+    expect(page.locator("#seat-payload")).to_have_text('{"type":"bao_set_aside","tile":null}')
+    others = page.locator("#seat-seats .seat:not(.me) .concealed")
+    expect(others.locator("[data-tile]")).to_have_count(0)  # no other seat's tile, face up
+    expect(others.locator(".tile.back")).to_have_count(13 * 2 + 14)  # the dealer holds 14
+    expect(page.locator("#seat-seats .seat.me .concealed [data-tile]")).to_have_count(13)
+    step_to(page, "tile_discarded")  # the dealer's 1m: seat 1 may 吃
+    expect(page.locator("#seat-claim-window")).to_contain_text("it may 吃/吃听")
+    expect(page.locator("#seat-could")).to_contain_text("chow 2m 3m as 听")
+    expect(page.locator("#seat-claims [data-claim='chi']")).to_have_text("吃 ✓")
+    expect(page.locator("#seat-claims [data-claim='pong']")).to_contain_text("✗")
+    screenshot(page, "replay-seat-view.png")
+    page.select_option("#seat-choice", "2")  # seat 2 was not asked: it is not told seat 1 was
+    expect(page.locator("#seat-title")).to_have_text("As seat 2 (cy) saw it")
+    expect(page.locator("#seat-claim-window")).to_contain_text("it may not claim")
+    expect(page.locator("#seat-could")).to_have_text("could do: nothing to choose")
+    page.keyboard.press("End")
+    expect(page.locator("#seat-event")).to_contain_text("hand_settled")
+    expect(page.locator("#seat-seats .tile.back")).to_have_count(0)  # the hand's end lays all open
+
+
+def test_opening_a_second_table_leaves_nothing_of_the_first_on_screen(page: Page, served: Served) -> None:
+    open_hand(page, served.good.table_id)
+    page.select_option("#seat-choice", "1")
+    step_to(page, "tile_claimed")
+    expect(page.locator("#seat-side")).to_be_visible()
+    open_table(page, served.played)
+    expect(page.locator("#hand")).to_be_hidden()
+    expect(page.locator("[data-tile]")).to_have_count(0)  # not one tile of the first table
+    for where in ("#table-title", "#hand", "#seat-choice"):
+        for name in ("ann", "bo", "cy", "di"):
+            expect(page.locator(where)).not_to_contain_text(name)
+    expect(page.locator("#seat-choice")).to_have_value("")
+    page.click("#hands button[data-hand='1']")
+    expect(page.locator("#seats .seat")).to_have_count(4)
+    expect(page.locator("#seat-side")).to_be_hidden()
+    for name in ("ann", "bo", "cy", "di"):
+        expect(page.locator("#hand")).not_to_contain_text(f"· {name}")
+
+
+def test_the_last_step_button_lands_on_the_settlement_not_on_the_seed_revealed_after_it(
+    page: Page, served: Served
+) -> None:
+    open_hand(page, served.played)
+    page.click("#last")
+    expect(page.locator("#event b")).to_contain_text("hand_settled")
+    expect(page.locator("#settlement")).to_contain_text("hand payments")
+    page.click("#next")  # the sealed seed, revealed once the hand is settled, is still a step on
+    expect(page.locator("#event b")).to_contain_text("seed_revealed")
+    page.keyboard.press("End")
+    expect(page.locator("#event b")).to_contain_text("hand_settled")

@@ -104,6 +104,9 @@ EDGES = [
     Edge("GET", f"/v1/ops/replay/tables/{{table}}/hands/{L.MAX_HAND_NUMBER + 1}", "hand",
          L.MAX_HAND_NUMBER + 1, where="path"),
     Edge("GET", "/v1/ops/replay/search", "page", L.MAX_PAGE + 1, where="query"),
+    Edge("GET", "/v1/ops/replay/tables/{table}/hands/1/seats/4", "seat", 4, where="path"),
+    Edge("GET", f"/v1/ops/replay/tables/{{table}}/hands/{L.MAX_HAND_NUMBER + 1}/seats/0", "hand",
+         L.MAX_HAND_NUMBER + 1, where="path"),
 ]
 
 

@@ -6,6 +6,7 @@ const HONOURS = { "1z": "东", "2z": "南", "3z": "西", "4z": "北", "5z": "白
 const FLOWERS = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];
 const CLAIMS = { win: "胡", kong: "杠", pong: "碰", chi: "吃", ready_chi: "吃听", ready_pong: "碰听", pass: "pass" };
 let replay = null, step = 0, tableId = null, brokenVersion = null;
+let loading = 0;  // moves on at each table or hand opened: an answer for an older one is dropped
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -42,10 +43,30 @@ function problem(error) {
   $("problem").hidden = !error;
 }
 
+// Opening a table clears every trace of the last one first: its hand must never stay on screen
+// under the new table's title and verdict (support would read the wrong table's tiles).
+function clearTable() {
+  loading += 1;
+  replay = null; tableId = null; brokenVersion = null; step = 0;
+  clearSeat();
+  for (const id of ["table-title", "verdict", "check-lines", "hands", "counter", "event", "stopped", "centre", "seats", "window", "settlement"]) $(id).replaceChildren();
+  $("verdict").className = "";
+  $("event").className = "";
+  $("stopped").hidden = true;
+  $("slider").max = 0; $("slider").value = 0;
+  $("seat-choice").value = "";
+  for (const option of [...$("seat-choice").options].slice(1)) option.remove();
+  $("table").hidden = true;
+  $("hand").hidden = true;
+}
+
 async function openTable(id) {
   problem(null);
+  clearTable();
+  const mine = loading;
   try {
     const found = await api("/v1/ops/replay/tables/" + encodeURIComponent(id));
+    if (mine !== loading) return false;  // another table was opened meanwhile
     tableId = id;
     $("table").hidden = false;
     $("table-title").textContent = `${found.table_id} · ${found.variant} · ${found.players.join(", ")} · ${found.events} events`;
@@ -59,27 +80,34 @@ async function openTable(id) {
       const go = el("button", { id: "goto-broken" }, `show the altered event (version ${brokenVersion})`);
       go.addEventListener("click", async () => {
         await openHand(holding.hand);
-        show(replay.frames.findIndex((f) => f.version === brokenVersion));
+        if (replay) show(replay.frames.findIndex((f) => f.version === brokenVersion));
       });
       verdict.append(" ", go);
     }
     $("hands").replaceChildren(...found.hands.map((h) =>
       el("button", { class: "hand-button", "data-hand": h.hand }, `hand ${h.hand}` + (h.ended ? ` (${h.ended.replace("hand_", "")})` : " (in play)"))));
+    $("seat-choice").append(...found.players.map((p, seat) => el("option", { value: seat }, `${seat} · ${p}`)));
     for (const b of $("hands").querySelectorAll("button")) b.addEventListener("click", () => openHand(Number(b.dataset.hand)));
     history.replaceState(null, "", "?table=" + encodeURIComponent(id));
-  } catch (error) { problem(error); }
+    return true;
+  } catch (error) { problem(error); return false; }
 }
 
 async function openHand(number) {
   problem(null);
+  const mine = ++loading;
   try {
-    replay = await api(`/v1/ops/replay/tables/${encodeURIComponent(tableId)}/hands/${number}`);
+    const found = await api(`/v1/ops/replay/tables/${encodeURIComponent(tableId)}/hands/${number}`);
+    if (mine !== loading) return;  // another table or hand was opened meanwhile
+    replay = found;
+    clearSeat();  // the last hand's seat frames: openSeat below reads this hand's
     $("hand").hidden = false;
     $("slider").max = Math.max(0, replay.frames.length - 1);
     $("stopped").hidden = !replay.stopped;
     $("stopped").textContent = replay.stopped ? "The fold stopped: " + replay.stopped : "";
     history.replaceState(null, "", `?table=${encodeURIComponent(tableId)}&hand=${number}`);
     show(0);
+    await openSeat($("seat-choice").value);
   } catch (error) { problem(error); }
 }
 
@@ -106,6 +134,14 @@ function show(index) {
   $("seats").replaceChildren(...(t.seats || []).map((s) => seatView(s, t)));
   $("window").replaceChildren(...windowView(frame));
   $("settlement").replaceChildren(...settlementView(frame.settlement, replay.players));
+  showSeat(frame.version);
+}
+
+// », End: the step that shows the settlement (a sealed seed's seed_revealed comes after it)
+function settlementStep() {
+  if (!replay) return 0;
+  for (let i = replay.frames.length - 1; i >= 0; i--) if (replay.frames[i].settlement) return i;
+  return replay.frames.length - 1;
 }
 
 function describePayload(payload) {
@@ -180,7 +216,7 @@ async function findPlayer(player) {
     const found = await api("/v1/ops/replay/search?player=" + encodeURIComponent(player));
     $("found").replaceChildren(el("ul", {}, found.hands.map((h) => {
       const link = el("a", { href: "#" }, `${h.table_id} hand ${h.hand}`);
-      link.addEventListener("click", async (e) => { e.preventDefault(); tableId = h.table_id; await openTable(h.table_id); await openHand(h.hand); });
+      link.addEventListener("click", async (e) => { e.preventDefault(); if (await openTable(h.table_id)) await openHand(h.hand); });
       return el("li", {}, link, ` · ${h.variant} · seat ${h.seat} · ${h.cause} ${h.amount > 0 ? "+" : ""}${h.amount} · ${h.recorded_at}`);
     })), found.hands.length ? "" : "no hands for " + player);
   } catch (error) { problem(error); }
@@ -206,15 +242,16 @@ $("player-form").addEventListener("submit", (e) => { e.preventDefault(); findPla
 $("first").addEventListener("click", () => show(0));
 $("prev").addEventListener("click", () => show(step - 1));
 $("next").addEventListener("click", () => show(step + 1));
-$("last").addEventListener("click", () => show(replay ? replay.frames.length - 1 : 0));
+$("last").addEventListener("click", () => show(settlementStep()));
+$("seat-choice").addEventListener("change", () => openSeat($("seat-choice").value));
 $("slider").addEventListener("input", () => show(Number($("slider").value)));
 $("export").addEventListener("click", download);
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+  if ((e.target.tagName === "INPUT" && e.target.type !== "range") || e.target.tagName === "SELECT") return;
   if (e.key === "ArrowRight") show(step + 1);
   else if (e.key === "ArrowLeft") show(step - 1);
   else if (e.key === "Home") show(0);
-  else if (e.key === "End" && replay) show(replay.frames.length - 1);
+  else if (e.key === "End" && replay) show(settlementStep());
 });
 // paiju serve --demo links here with its operator key in the fragment (which no request
 // carries): kept for this tab, then taken out of the address bar
@@ -225,4 +262,4 @@ if (fragment.get("key")) {
 }
 keyState();
 const params = new URLSearchParams(location.search);
-if (params.get("table")) openTable(params.get("table")).then(() => params.get("hand") && openHand(Number(params.get("hand"))));
+if (params.get("table")) openTable(params.get("table")).then((opened) => opened && params.get("hand") && openHand(Number(params.get("hand"))));
