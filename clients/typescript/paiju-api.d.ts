@@ -178,6 +178,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ops/replay/tables/{table_id}/hands/{hand}/seats/{seat}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One hand as a seat saw it: its stream's events, view, options, rulings
+         * @description Step by step, the same versions as ``…/hands/{hand}``: each event as the seat's stream
+         *     sent it, the seat's view after it, its legal commands and wait, and its rulings (its
+         *     waits, why no 听, each claim offered or not and why).
+         */
+        get: operations["seat_replay_v1_ops_replay_tables__table_id__hands__hand__seats__seat__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players/{player}/points": {
         parameters: {
             query?: never;
@@ -734,7 +756,7 @@ export interface components {
             last_position?: number | null;
             /** Last Version */
             last_version?: number | null;
-            options?: components["schemas"]["SeatOptions"] | null;
+            options?: components["schemas"]["services__api__wire__SeatOptions"] | null;
             /** Reason */
             reason?: string | null;
             /**
@@ -1242,22 +1264,50 @@ export interface components {
             payments: number[];
         };
         /**
-         * SeatOptions
-         * @description What the seat may do now (``services.tables.options``): send a command with
-         *     ``If-Match: "version"``; ``view`` is the seat's view when it has a choice to make.
+         * SeatFrame
+         * @description One event of the hand as the seat was shown it, and where that left the seat.
          */
-        SeatOptions: {
-            /** Commands */
-            commands: {
+        SeatFrame: {
+            /**
+             * Event
+             * @description The event as the seat's stream sent it: version, type, payload (anchor)
+             */
+            event: {
                 [key: string]: unknown;
-            }[];
-            deadline?: components["schemas"]["Deadline"] | null;
+            };
+            options: components["schemas"]["services__tables__seat_frames__SeatOptions"];
+            rulings: components["schemas"]["Rulings"];
+            /** Type */
+            type: string;
             /** Version */
             version: number;
-            /** View */
-            view?: {
+            /**
+             * View
+             * @description The seat's view of the table after it
+             */
+            view: {
                 [key: string]: unknown;
-            } | null;
+            };
+        };
+        /** SeatReplay */
+        SeatReplay: {
+            /** Frames */
+            frames: components["schemas"]["SeatFrame"][];
+            /** Hand */
+            hand: number;
+            /** Players */
+            players: string[];
+            /** Seat */
+            seat: number;
+            /**
+             * Stopped
+             * @description The event the fold could not read or apply, named
+             */
+            stopped?: string | null;
+            /** Table Id */
+            table_id: string;
+            /** Variant */
+            variant: string;
         };
         /** SeatShown */
         SeatShown: {
@@ -1407,6 +1457,49 @@ export interface components {
             /** Discarder */
             discarder: number | null;
             score: components["schemas"]["Score"] | null;
+        };
+        /**
+         * SeatOptions
+         * @description What the seat may do now (``services.tables.options``): send a command with
+         *     ``If-Match: "version"``; ``view`` is the seat's view when it has a choice to make.
+         */
+        services__api__wire__SeatOptions: {
+            /** Commands */
+            commands: {
+                [key: string]: unknown;
+            }[];
+            deadline?: components["schemas"]["Deadline"] | null;
+            /** Version */
+            version: number;
+            /** View */
+            view?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /**
+         * SeatOptions
+         * @description What the seat could do at this version, as its stream's options carried it.
+         */
+        services__tables__seat_frames__SeatOptions: {
+            /**
+             * Commands
+             * @description Its legal commands, as GET …/legal
+             */
+            commands: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Deadline
+             * @description The wait it was under, if any
+             */
+            deadline: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Version
+             * @description The table's version they were legal at (If-Match)
+             */
+            version: number;
         };
     };
     responses: never;
@@ -2625,6 +2718,141 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    seat_replay_v1_ops_replay_tables__table_id__hands__hand__seats__seat__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The table's id */
+                table_id: string;
+                /** @description The hand, from 1 */
+                hand: number;
+                /** @description The seat, 0-3 */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatReplay"];
                 };
             };
             /** @description A problem (RFC 9457) */
