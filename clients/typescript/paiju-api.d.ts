@@ -756,7 +756,7 @@ export interface components {
             last_position?: number | null;
             /** Last Version */
             last_version?: number | null;
-            options?: components["schemas"]["services__api__wire__SeatOptions"] | null;
+            options?: components["schemas"]["SeatOptions"] | null;
             /** Reason */
             reason?: string | null;
             /**
@@ -1275,7 +1275,7 @@ export interface components {
             event: {
                 [key: string]: unknown;
             };
-            options: components["schemas"]["services__tables__seat_frames__SeatOptions"];
+            options: components["schemas"]["SeatOptions"];
             rulings: components["schemas"]["Rulings"];
             /** Type */
             type: string;
@@ -1288,6 +1288,24 @@ export interface components {
             view: {
                 [key: string]: unknown;
             };
+        };
+        /**
+         * SeatOptions
+         * @description What the seat may do now (``services.tables.options``): send a command with
+         *     ``If-Match: "version"``; ``view`` is the seat's view when it has a choice to make.
+         */
+        SeatOptions: {
+            /** Commands */
+            commands: {
+                [key: string]: unknown;
+            }[];
+            deadline?: components["schemas"]["Deadline"] | null;
+            /** Version */
+            version: number;
+            /** View */
+            view?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** SeatReplay */
         SeatReplay: {
@@ -1457,49 +1475,6 @@ export interface components {
             /** Discarder */
             discarder: number | null;
             score: components["schemas"]["Score"] | null;
-        };
-        /**
-         * SeatOptions
-         * @description What the seat may do now (``services.tables.options``): send a command with
-         *     ``If-Match: "version"``; ``view`` is the seat's view when it has a choice to make.
-         */
-        services__api__wire__SeatOptions: {
-            /** Commands */
-            commands: {
-                [key: string]: unknown;
-            }[];
-            deadline?: components["schemas"]["Deadline"] | null;
-            /** Version */
-            version: number;
-            /** View */
-            view?: {
-                [key: string]: unknown;
-            } | null;
-        };
-        /**
-         * SeatOptions
-         * @description What the seat could do at this version, as its stream's options carried it.
-         */
-        services__tables__seat_frames__SeatOptions: {
-            /**
-             * Commands
-             * @description Its legal commands, as GET …/legal
-             */
-            commands: {
-                [key: string]: unknown;
-            }[];
-            /**
-             * Deadline
-             * @description The wait it was under, if any
-             */
-            deadline: {
-                [key: string]: unknown;
-            } | null;
-            /**
-             * Version
-             * @description The table's version they were legal at (If-Match)
-             */
-            version: number;
         };
     };
     responses: never;

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+from pydantic import BaseModel
+
 from events.store.base import EventStore
 from services.rules.table import TableState
 from services.rules.table.deadlines import deadlines
@@ -31,6 +33,26 @@ ALWAYS_OPEN = frozenset({"request_autoplay", "leave_table"})
 
 BeganAt = Callable[[int], datetime | None]
 """The time of the event at a version of the table (None: not known here)."""
+
+
+class Deadline(BaseModel):
+    """The wait a seat is under: its kind, its seconds, the version it began at and, where
+    known, when it runs out (``due_at``, that version's time plus the seconds)."""
+
+    wait: str
+    seconds: int
+    since_version: int
+    due_at: datetime | None = None
+
+
+class SeatOptions(BaseModel):
+    """What the seat may do now (``services.tables.options``): send a command with
+    ``If-Match: "version"``; ``view`` is the seat's view when it has a choice to make."""
+
+    version: int
+    commands: list[dict[str, Any]]
+    deadline: Deadline | None = None
+    view: dict[str, Any] | None = None
 
 
 def seat_deadline(table: TableState, seat: int, began_at: BeganAt) -> dict[str, Any] | None:

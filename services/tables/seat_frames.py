@@ -27,20 +27,12 @@ from services.rules.table.redact import event_for
 from services.rules.table.rulings import Rulings, rulings
 from services.rules.table.views import player_view
 from services.tables.frames import NoSuchHand, hands_of
-from services.tables.options import seat_options
+from services.tables.options import SeatOptions, seat_options
 from services.tables.stream import fold_events, shown
 
 
 class Model(BaseModel):
     model_config = ConfigDict(frozen=True)
-
-
-class SeatOptions(Model):
-    """What the seat could do at this version, as its stream's options carried it."""
-
-    version: int = Field(description="The table's version they were legal at (If-Match)")
-    commands: list[dict[str, Any]] = Field(description="Its legal commands, as GET …/legal")
-    deadline: dict[str, Any] | None = Field(description="The wait it was under, if any")
 
 
 class SeatFrame(Model):
@@ -107,8 +99,7 @@ def _frame(recorded: RecordedEvent, event: dict[str, Any], after: TableState, se
     return SeatFrame(
         version=recorded.version, type=recorded.type, event=event,
         view=player_view(after, seat),
-        options=SeatOptions(version=options["version"], commands=options["commands"],
-                            deadline=options["deadline"]),
+        options=SeatOptions.model_validate({k: v for k, v in options.items() if k != "view"}),
         rulings=rulings(after, seat),
     )  # fmt: skip
 
