@@ -27,6 +27,7 @@ from services.api import (
     routes_seats,
     routes_stream,
 )
+from services.api.answers import CommandRefusal
 from services.api.context import ApiContext
 from services.api.limits import RateLimits, rate_limited
 from services.api.page_headers import PageHeaders
@@ -110,6 +111,11 @@ def create_api(ctx: ApiContext) -> FastAPI:
             schema = default_openapi()
             components = schema.setdefault("components", {}).setdefault("schemas", {})
             components["ProblemDetails"] = problems.PROBLEM_DETAILS
+            refusal = CommandRefusal.model_json_schema(
+                ref_template="#/components/schemas/{model}", mode="serialization")
+            for name, model in refusal.pop("$defs", {}).items():
+                components.setdefault(name, model)  # FastAPI's own, where it has one
+            components["CommandRefusal"] = refusal
             api.openapi_schema = schema
         return api.openapi_schema
 

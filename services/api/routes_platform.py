@@ -12,7 +12,8 @@ from starlette.concurrency import run_in_threadpool
 from events.envelope import Actor
 from events.limits import MAX_TOKEN_SECONDS, MIN_TOKEN_SECONDS
 from services.api.auth import Ctx, TablesKey, TokensKey, forbidden
-from services.api.commands import CommandIdHeader, IfMatch, dispatch, outcome_schema
+from services.api.answers import outcome_schema
+from services.api.commands import CommandIdHeader, IfMatch, dispatch
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.table_seating import hold_players, released_if_refused
@@ -45,7 +46,7 @@ class MintedToken(BaseModel):
     expires_at: int = Field(description="Unix seconds")
 
 
-@router.post("/tables", responses=outcome_schema(), summary="Open a table (OpenTable)")
+@router.post("/tables", responses=outcome_schema(opens=True), summary="Open a table (OpenTable)")
 async def open_table(
     command: Annotated[OpenTable, Body()],
     command_id: CommandIdHeader,

@@ -18,7 +18,8 @@ unless said):
 - ``POST /v1/players/{player}/points`` body ``{"amount", "kind": grant|top_up|correction,
   "reason"}`` with ``Idempotency-Key`` (the change's id: sent twice, recorded once).
 
-A refusal is a problem document with a ``code`` and the facts it rests on: ``below_minimum``
+A refusal is a problem document whose ``type`` is ``/problems/<code with dashes>`` (as a
+table command's, ``answers``), with the ``code`` and the facts it rests on: ``below_minimum``
 (403, ``minimum_points`` and ``points``), ``seated_elsewhere`` (409, the ``table_id`` to return
 to), ``table_full``, ``not_seated``, ``table_started`` (409, ``table_id``),
 ``idempotency_key_in_use`` (422: the key already names another change by this API key),
@@ -41,6 +42,7 @@ from events.store.base import CommandConflictError
 from readmodels.queries import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, ReadModelBehind
 from readmodels.queries_tables import WaitingTable, waiting_tables
 from services.accounts import AdjustmentError, adjust_points
+from services.api.answers import problem_type
 from services.api.auth import Ctx, TablesKey
 from services.api.commands import CommandIdHeader
 from services.api.context import ApiContext
@@ -128,7 +130,7 @@ class PointsChanged(BaseModel):
 
 def refusal(code: str, reason: str, **facts: Any) -> JSONResponse:
     status = STATUS.get(code, 409)
-    body = {"type": f"urn:paiju:rooms:{code}", "title": code.replace("_", " "), "status": status,
+    body = {"type": problem_type(code), "title": code.replace("_", " "), "status": status,
             "detail": reason, "code": code, **facts}  # fmt: skip
     again = {"Retry-After": "1"} if status == 503 else None  # busy: the same request again
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=again)

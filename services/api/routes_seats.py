@@ -12,14 +12,8 @@ from starlette.concurrency import run_in_threadpool
 from events.envelope import Actor
 from events.outcomes import RequestStore
 from services.api.auth import Credentials, Ctx, Token, for_seat, for_table, table_token, verify_key
-from services.api.commands import (
-    CommandIdHeader,
-    IfMatch,
-    answer,
-    dispatch,
-    options_after,
-    outcome_schema,
-)
+from services.api.answers import answer, outcome_resource_schema, outcome_schema
+from services.api.commands import CommandIdHeader, IfMatch, dispatch, options_after
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.routes_platform import SeatNumber
@@ -72,7 +66,8 @@ def _sender(token: TableToken) -> Sender:
 
 
 # ``:path``: the key may hold "/" (the demo's do), and %2F is decoded before routing
-@router.get("/commands/{command_id:path}", responses=outcome_schema(), summary="A command's outcome")
+@router.get("/commands/{command_id:path}", responses=outcome_resource_schema(),
+            summary="A command's outcome (200 whatever it is: accepted or refused)")  # fmt: skip
 async def command_outcome(
     command_id: CommandId,
     credentials: Credentials,
@@ -96,7 +91,8 @@ async def command_outcome(
     if outcome is None and not await run_in_threadpool(_was_sent, ctx, stored_id):
         raise Problem(404, "No such command",
                       f"you sent no command under Idempotency-Key {command_id!r}")  # fmt: skip
-    return answer(outcome, command_id, await options_after(ctx, sender, outcome))
+    return answer(outcome, command_id, await options_after(ctx, sender, outcome),
+                  refusal_in_status=False)  # the outcome resource exists: 200 (answers)
 
 
 def _was_sent(ctx: ApiContext, stored_id: str) -> bool:
