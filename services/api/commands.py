@@ -26,7 +26,7 @@ from fastapi import Depends, Header
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from events.envelope import Actor, InvalidIdError, check_id
+from events.envelope import ID_PATTERN, MAX_ID_CHARS, Actor, InvalidIdError, check_id
 from events.outcomes import CommandOutcome, CommandRequest, RequestClaim, RequestStore
 from services.api.answers import answer, outcome_url
 from services.api.context import ApiContext
@@ -42,9 +42,17 @@ RESEND_AFTER_SECONDS = 10.0
 """A copy of a command still without an outcome this long after the first sends it again."""
 
 
+REQUIRED_HEADERS = ("idempotency-key",)
+"""Headers the document declares required where a route takes them, though the route's
+parameter is optional: its absence is answered by ``idempotency_key`` (400 naming it), not by
+FastAPI's validation (``app.openapi``)."""
+
+
 def idempotency_key(
     idempotency_key: str | None = Header(
-        default=None, description="The command's id, within its sender: the same id is the same command"
+        default=None, description="The command's id, within its sender: the same id is the same"
+        " command (required)",
+        json_schema_extra={"pattern": ID_PATTERN, "maxLength": MAX_ID_CHARS},  # check_id's rule
     ),
 ) -> str:
     if idempotency_key is None:
@@ -57,8 +65,13 @@ def idempotency_key(
     return idempotency_key
 
 
+IF_MATCH_PATTERN = r'^\s*(W/)?"*[0-9]{1,12}"*\s*$'
+
+
 def expected_version(
-    if_match: str | None = Header(default=None, description='The table\'s version: "12"'),
+    if_match: str | None = Header(
+        default=None, description='The table\'s version: "12"',
+        json_schema_extra={"pattern": IF_MATCH_PATTERN}),  # what the parse below takes
 ) -> int | None:
     if if_match is None:
         return None

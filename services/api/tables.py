@@ -8,15 +8,15 @@ from typing import Annotated
 
 from fastapi import Path
 
-from events.envelope import check_id
+from events.envelope import ID_IN_PATH_PATTERN, MAX_ID_CHARS, check_id
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.rules.table import TableState
 from services.rules.variants.versions import rules
 
 TableId = Annotated[
-    str, Path(min_length=1, max_length=128, pattern=r"^[^\s/]+$", description="The table's id")
-]
+    str, Path(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_IN_PATH_PATTERN,
+              description="The table's id (no space, control or '/')")]  # fmt: skip
 
 
 def loaded_table(ctx: ApiContext, table_id: str) -> TableState:

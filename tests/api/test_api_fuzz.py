@@ -6,6 +6,7 @@ must match the document: status, content type, headers and body schema."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -20,13 +21,13 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis.checks import not_a_server_error
-from schemathesis.generation.modes import GenerationMode
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
+from schemathesis.config._checks import (
+    POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES,
+    PositiveDataAcceptanceConfig,
 )
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation.meta import negated_parameters
+from schemathesis.generation.modes import GenerationMode
 from starlette.testclient import TestClient
 
 from readmodels import catalog
@@ -45,8 +46,19 @@ def no_server_fault(ctx: Any, response: Any, case: Any) -> bool | None:
     return not_a_server_error(ctx, response, case)
 
 
-CHECKS = [no_server_fault, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance]  # fmt: skip
+STATE_STATUSES = ["412"]
+"""Answers to well-formed data that depend on the table's state, as 409 does (which
+schemathesis allows already): a stale If-Match is refused 412, however well formed."""
+
+
+def all_checks(schema: Any) -> None:
+    """Every check schemathesis has (its "all"), ours standing for its server-error check."""
+    schema.config.checks.update(included_check_names=["all"],
+                                excluded_check_names=[not_a_server_error.__name__])  # fmt: skip
+    schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(
+        expected_statuses=POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES + STATE_STATUSES)
+
+
 CASES = 700
 """Cases in all, shared by the operations and the two modes."""
 BUDGET_SECONDS = 45.0
@@ -116,6 +128,7 @@ def _known(name: str, table: Table) -> Any:
 def test_no_route_answers_5xx_or_outside_its_schema(fuzzed: tuple[FastAPI, Credentials]) -> None:
     app, credentials = fuzzed
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+    all_checks(schema)
     operations = [r.ok() for r in schema.get_all_operations()]
     fuzzed_ones = [op for op in operations if not _streams(op)]
     assert len(fuzzed_ones) >= 10 and len(fuzzed_ones) < len(operations)
@@ -152,26 +165,38 @@ def _fuzz(operation: Any, mode: GenerationMode, credentials: Credentials, exampl
     parameters = operation.definition.raw.get("parameters", [])
     waits = {p["name"] for p in parameters if p.get("in") == "query" and p["name"] == "wait"}
     choice = st.sampled_from([best, best, best, "key", "seat", "operator", "none"])
+    fresh = itertools.count()
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
               phases=[Phase.explicit, Phase.generate],
               suppress_health_check=list(HealthCheck))  # fmt: skip
     @given(case=operation.as_strategy(generation_mode=mode), who=choice, known=st.booleans())
     def run(case: Any, who: str, known: bool) -> None:
+        # what a negative case made invalid stays invalid: neither its path nor a missing
+        # Authorization is replaced by a good one (else it is valid, and rightly accepted)
+        negated = {(str(name).lower(), location.value) for name, location in negated_parameters(case.meta)}
         path = case.path_parameters or {}
         for name in path:
             value = _known(name, credentials.table)
-            if known and value is not None:
+            if known and value is not None and not case.meta.is_negative_at(ParameterLocation.PATH):
                 path[name] = value
         if "wait" in waits:  # awaiting what never comes would only spend the budget
             case.query = {**(case.query or {}), "wait": 0}
-        raw = credentials.for_case(who, path)
+        raw = None if ("authorization", "header") in negated else credentials.for_case(who, path)
         headers = dict(case.headers or {})
         headers.pop("Authorization", None)
+        keys = [name for name in headers if name.lower() == "idempotency-key"]
+        if keys and ("idempotency-key", "header") not in negated:
+            # one key per request, as the protocol asks: the same key with another request is
+            # refused 422 (the IETF draft's answer), which says nothing of the document
+            headers[keys[0]] = f"fuzz-{next(fresh)}"
         if raw is not None:
             headers["Authorization"] = f"Bearer {raw}"
         case.headers = headers
-        response = case.call_and_validate(checks=CHECKS)
+        # credentials given, as schemathesis' own auth providers mark them: ignored_auth then
+        # tries the route without them and with forged ones, and expects a 401 or 403
+        case._has_explicit_auth = raw is not None
+        response = case.call_and_validate()  # the checks the schema's config enables: all
         answered.setdefault(operation.label, set()).add(response.status_code)
 
     run()
