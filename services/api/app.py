@@ -71,13 +71,21 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-def _required_headers(schema: dict[str, Any]) -> None:
-    """Mark the headers a route cannot go without as required (``commands.REQUIRED_HEADERS``)."""
+def _parameters(schema: dict[str, Any]) -> None:
+    """Mark the headers a route cannot go without as required (``commands.REQUIRED_HEADERS``),
+    and say an optional parameter as one that may be left out, not as one that may be null: a
+    query or a header holds text, so FastAPI's ``anyOf [..., {"type": "null"}]`` of an
+    ``int | None`` told clients they may send ``?min_position=null``."""
     for methods in schema.get("paths", {}).values():
         for operation in methods.values():
             for parameter in operation.get("parameters", []):
                 if parameter["in"] == "header" and parameter["name"].lower() in REQUIRED_HEADERS:
                     parameter["required"] = True
+                found = parameter.get("schema", {})
+                kinds = [k for k in found.get("anyOf", []) if k.get("type") != "null"]
+                if "anyOf" in found and len(kinds) == 1:
+                    del found["anyOf"]
+                    found.update(kinds[0])
 
 
 def _seat_command_body(schema: dict[str, Any], components: dict[str, Any]) -> None:
@@ -140,7 +148,7 @@ def create_api(ctx: ApiContext) -> FastAPI:
             for name, model in refusal.pop("$defs", {}).items():
                 components.setdefault(name, model)  # FastAPI's own, where it has one
             components["CommandRefusal"] = refusal
-            _required_headers(schema)
+            _parameters(schema)
             _seat_command_body(schema, components)
             components["RoomSettings"] = room_settings_schema(components["RoomSettings"])
             api.openapi_schema = schema
