@@ -219,7 +219,7 @@ class Head:
     version: int | None = None
 
 
-HEAD_PATTERN = r"^\s*(0*[1-9][0-9]*:)?[0-9a-fA-F]{64}\s*$"
+HEAD_PATTERN = r"^\s*((0*[1-9][0-9]*)?:)?[0-9a-fA-F]{64}\s*$"
 """What ``parse_head`` takes, as a JSON Schema ``pattern`` (the API's document declares it)."""
 
 

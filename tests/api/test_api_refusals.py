@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from fastapi.responses import JSONResponse
 from api_kit import Api, new_id, open_dealt_table, platform_headers, table_body, turn_and_discard
+
+from events.outcomes import CommandOutcome
+from services.api import answers
 
 pytestmark = pytest.mark.anyio
 COMMAND_ROUTES = (("post", "/v1/tables"), ("post", "/v1/tables/{table_id}/hands"),
@@ -35,17 +39,29 @@ async def test_a_refused_deal_answers_409_with_its_outcome_and_no_options(
     assert "options" not in problem  # a platform's command: no seat's options
 
 
-async def test_an_invalid_input_answers_422_with_its_outcome(client: httpx.AsyncClient, api: Api) -> None:
-    """A room named with a control character: the table service's edge refuses it
-    (``invalid_input``), and the players held for the table are let go."""
-    table_id = new_id("t")
-    body = table_body(table_id) | {"room": "east\x07"}
-    answer = await client.post("/v1/tables", json=body, headers=platform_headers(api.key, new_id("open")))
+def test_an_invalid_input_answers_422_with_its_outcome() -> None:
+    """The table service's edge (``bounds``) refuses what the document lets through to it,
+    now nothing the API takes (its document declares the edge's rules): a worker's refusal of
+    a command queued by another sender is answered so."""
+    outcome = CommandOutcome(command_id="p:k:1", table_id="t1", status="refused",
+                             reason="players[0]: must be at most 32 characters, not 40",
+                             code="invalid_input", actor_kind="system")  # fmt: skip
+    answer = httpx.Response(**_as_httpx(answers.answer(outcome, "open-t1")))
     problem = refusal(answer, 422, "invalid_input")
-    assert "room: holds a control character" in problem["detail"]
-    again = await client.post("/v1/tables", json=table_body(table_id),
-                              headers=platform_headers(api.key, new_id("open")))  # fmt: skip
-    assert again.status_code == 200, again.text  # its players were released: seated here now
+    assert problem["outcome"]["command_id"] == "open-t1" and "options" not in problem
+
+
+def _as_httpx(response: JSONResponse) -> dict:
+    return {"status_code": response.status_code, "content": bytes(response.body),
+            "headers": dict(response.headers)}
+
+
+async def test_the_edges_rules_are_in_the_document_so_a_room_with_a_control_is_refused_by_name(
+    client: httpx.AsyncClient, api: Api
+) -> None:
+    body = table_body(new_id("t")) | {"room": "east\x07"}
+    answer = await client.post("/v1/tables", json=body, headers=platform_headers(api.key, new_id("open")))
+    assert answer.status_code == 422 and answer.json()["detail"].startswith("room: String should match")
 
 
 async def test_a_command_to_an_unknown_table_answers_404_and_keeps_nothing(
