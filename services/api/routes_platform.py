@@ -11,10 +11,10 @@ from starlette.concurrency import run_in_threadpool
 
 from events.envelope import Actor
 from events.limits import MAX_TOKEN_SECONDS, MIN_TOKEN_SECONDS
-from services.api.auth import Ctx, TablesKey, TokensKey, forbidden
 from services.api.answers import outcome_schema
-from services.api.commands import CommandIdHeader, IfMatch, dispatch
+from services.api.auth import Ctx, TablesKey, TokensKey, forbidden
 from services.api.bodies import TableOpening
+from services.api.commands import CommandIdHeader, IfMatch, dispatch
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.table_seating import hold_players, released_if_refused

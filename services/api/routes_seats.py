@@ -11,10 +11,10 @@ from starlette.concurrency import run_in_threadpool
 
 from events.envelope import ID_PATTERN, MAX_ID_CHARS, Actor
 from events.outcomes import RequestStore
-from services.api.auth import Credentials, Ctx, Token, for_seat, for_table, table_token, verify_key
 from services.api.answers import answer, outcome_resource_schema, outcome_schema
-from services.api.commands import CommandIdHeader, IfMatch, dispatch, options_after
+from services.api.auth import Credentials, Ctx, Token, for_seat, for_table, table_token, verify_key
 from services.api.bodies import strict_command
+from services.api.commands import CommandIdHeader, IfMatch, dispatch, options_after
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.routes_platform import SeatNumber

@@ -23,8 +23,8 @@ from fuzz_kit import Credentials, all_checks, best, send, streams
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
-from schemathesis.generation.drivers import CoverageGenerator
 from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation.drivers import CoverageGenerator
 from schemathesis.generation.feedback import FeedbackSources
 from schemathesis.generation.meta import CoverageScenario
 from schemathesis.generation.modes import GenerationMode
@@ -35,6 +35,7 @@ from readmodels import catalog
 from readmodels.runner import Projector
 from services.api.app import create_api
 from services.api.keys import SCOPES
+
 CASES = 700
 """Cases in all, shared by the operations and the two modes."""
 BUDGET_SECONDS = 45.0

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from fastapi.responses import JSONResponse
 from api_kit import Api, new_id, open_dealt_table, platform_headers, table_body, turn_and_discard
+from fastapi.responses import JSONResponse
 
 from events.outcomes import CommandOutcome
 from services.api import answers
