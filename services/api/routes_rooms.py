@@ -49,7 +49,7 @@ from services.api.auth import Ctx, TablesKey
 from services.api.bodies import JsonBool, JsonInt, Seconds
 from services.api.commands import CommandIdHeader
 from services.api.context import ApiContext
-from services.api.problems import MEDIA_TYPE
+from services.api.problems import MEDIA_TYPE, PROBLEM_REF
 from services.rooms.room import RoomRefused, RoomState
 from services.rooms.service import RoomBusy, RoomService
 from services.rooms.starter import TableNotStarted
@@ -75,10 +75,17 @@ POINTS_EXAMPLE = {"grant": {"value": {"amount": 500, "kind": "grant", "reason": 
 STATUS = {"room_not_found": 404, "below_minimum": 403, "invalid_input": 422, "busy": 503,
           "idempotency_key_in_use": 422,
           "table_not_started": 503, "read_model_behind": 503}  # fmt: skip
-REFUSED: dict[int | str, dict[str, Any]] = {
-    status: {"description": "Refused, with a code", "content": {MEDIA_TYPE: {}}}
-    for status in (403, 404, 409, 422, 503)
-}
+def _refused(status: int) -> dict[str, Any]:
+    codes = [c for c in (*STATUS, *OTHER_CODES) if STATUS.get(c, 409) == status]
+    types = ", ".join(f"`{problem_type(c)}`" for c in codes)
+    return {"description": f"Refused, with its code: {types}",
+            "content": {MEDIA_TYPE: {"schema": PROBLEM_REF}}}
+
+
+OTHER_CODES = ("seated_elsewhere", "table_full", "not_seated", "table_started",
+               "position_not_reached", "insufficient_points")  # fmt: skip
+"""The refusals' codes answered 409 (``STATUS`` names the others)."""
+REFUSED: dict[int | str, dict[str, Any]] = {status: _refused(status) for status in (403, 404, 409, 422, 503)}
 
 
 class RoomSettings(BaseModel):
