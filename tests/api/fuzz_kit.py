@@ -11,10 +11,7 @@ from typing import Any
 import schemathesis
 from api_kit import Table, table_body
 from schemathesis.checks import not_a_server_error
-from schemathesis.config._checks import (
-    POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES,
-    PositiveDataAcceptanceConfig,
-)
+from schemathesis.config import PositiveDataAcceptanceConfig
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import negated_parameters
 
@@ -38,8 +35,9 @@ def all_checks(schema: Any) -> None:
     """Every check schemathesis has (its "all"), ours standing for its server-error check."""
     schema.config.checks.update(included_check_names=["all"],
                                 excluded_check_names=[not_a_server_error.__name__])  # fmt: skip
+    accepted = schema.config.checks.positive_data_acceptance.expected_statuses  # its defaults
     schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(
-        expected_statuses=POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES + STATE_STATUSES)
+        expected_statuses=[*accepted, *STATE_STATUSES])
 
 
 @dataclass
