@@ -23,6 +23,11 @@ ACTOR_KINDS: frozenset[str] = frozenset(get_args(ActorKind))
 SEATS = range(4)
 MAX_ID_CHARS = 128
 """Stream ids (tables) and command ids: at most this many characters, no space or control."""
+ID_PATTERN = r"^[^\s\x00-\x1f\x7f-\x9f]{1,128}$"
+"""What ``check_id`` takes, as a JSON Schema ``pattern`` (the API's documents declare it): 1 to
+``MAX_ID_CHARS`` characters, none a space or a control (a lone surrogate no JSON text
+decodes to, so none is named). ``ID_IN_PATH_PATTERN``: the same, no "/" (a path segment)."""
+ID_IN_PATH_PATTERN = r"^[^\s/\x00-\x1f\x7f-\x9f]{1,128}$"
 
 
 class InvalidIdError(ValueError):

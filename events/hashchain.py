@@ -219,6 +219,10 @@ class Head:
     version: int | None = None
 
 
+HEAD_PATTERN = r"^\s*((0*[1-9][0-9]*)?:)?[0-9a-fA-F]{64}\s*$"
+"""What ``parse_head`` takes, as a JSON Schema ``pattern`` (the API's document declares it)."""
+
+
 def parse_head(text: str) -> Head:
     """``HASH`` or ``VERSION:HASH`` (64 hex digits), as ``paiju replay --head`` takes it."""
     version_text, _, digest = text.strip().rpartition(":")

@@ -27,7 +27,10 @@ from readmodels.queries import (
 )
 from readmodels.sql import table_name
 
-KEY_SHAPES = {"day": r"\d{4}-\d{2}-\d{2}", "week": r"\d{4}-W\d{2}", "all": r"all"}
+KEY_SHAPES = {"day": r"[0-9]{4}-[0-9]{2}-[0-9]{2}", "week": r"[0-9]{4}-W[0-9]{2}", "all": r"all"}
+"""ASCII digits ([0-9], not \\d: Python's takes every script's digits, a document's only 0-9)."""
+KEY_PATTERN = "^(" + "|".join(KEY_SHAPES.values()) + ")$"
+"""A key of any period, as the API's document declares it."""
 KEY_EXAMPLES = {"day": "2026-12-02", "week": "2026-W49", "all": "all"}
 
 
@@ -96,6 +99,14 @@ def leaderboard_key(period: str, moment: datetime) -> str:
     """The key of the ``period`` (day, week, all) holding ``moment``: the caller's "now"."""
     check_period(period)
     return period_keys(moment)[period]
+
+
+def period_of_key(key: str) -> str:
+    """The period a key names (``2026-W49``: week), or ``QueryError``."""
+    for period, shape in KEY_SHAPES.items():
+        if re.fullmatch(shape, key):
+            return period
+    raise QueryError(f"a key looks like {', '.join(map(repr, KEY_EXAMPLES.values()))}, not {key!r}")
 
 
 def check_period(period: str, key: str | None = None) -> None:

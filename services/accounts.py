@@ -26,6 +26,15 @@ class AdjustmentError(ValueError):
     """An adjustment that cannot be recorded; the message says what was wrong."""
 
 
+class AdjustmentConflict(AdjustmentError):
+    """An adjustment well made that the account refuses as it is now: a correction taking back
+    more than the player has (the API's 409, where a malformed one is 422)."""
+
+
+class AdjustmentBusy(AdjustmentError):
+    """Other adjustments kept landing first: nothing was recorded; send it again."""
+
+
 def account_stream(player: str) -> str:
     return f"player:{player}"
 
@@ -58,10 +67,12 @@ def adjust_points(
         account = fold_account(player, store.read_stream(stream))
         refusal = adjustment_refusal(account, amount, kind)
         if refusal is not None:
-            raise AdjustmentError(f"points adjustment refused: {refusal}")
+            # a grant's or top-up's sign is its shape; a correction is refused by the balance
+            refused = AdjustmentConflict if kind == "correction" else AdjustmentError
+            raise refused(f"points adjustment refused: {refusal}")
         try:
             (recorded,) = store.append(stream, account.version, [draft], command_id, record)
             return recorded
         except ConcurrencyError:
             continue  # another adjustment of this player landed first: append after it
-    raise AdjustmentError(f"points adjustment of {player}: the account stayed busy; send it again")
+    raise AdjustmentBusy(f"points adjustment of {player}: the account stayed busy; send it again")

@@ -97,7 +97,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A command's outcome
+         * A command's outcome (200 whatever it is: accepted or refused)
          * @description For whoever sent it, under the Idempotency-Key it sent: a seat (its token) or the
          *     platform (the API key, with 'tables', that sent it). Another sender's key names nothing.
          */
@@ -721,6 +721,45 @@ export interface components {
             /** Reached Position */
             reached_position: number;
         };
+        /**
+         * CancelAutoplay
+         * @description 取消托管: take control back, from 主动托管 or from 超时托管.
+         */
+        CancelAutoplay: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "cancel_autoplay";
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+        };
+        /**
+         * Chow
+         * @description 吃: take the previous seat's discard with two tiles of the hand (``ready``: 吃听).
+         */
+        Chow: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "chow";
+            /**
+             * Ready
+             * @default false
+             */
+            ready: boolean;
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+            /** Tiles */
+            tiles: string[];
+        };
         /** ClaimRuling */
         ClaimRuling: {
             /** Blocker */
@@ -778,6 +817,106 @@ export interface components {
             table_id: string;
         };
         /**
+         * CommandOutcome
+         * @description What became of one command. ``sequence`` is the outcome's place in the store's log of
+         *     outcomes (set by the store; ``refusals_for``'s cursor), 0 before it is recorded.
+         */
+        CommandOutcome: {
+            /**
+             * Actor Kind
+             * @enum {string}
+             */
+            actor_kind: "seat" | "system" | "timer" | "operator";
+            /**
+             * Actor Seat
+             * @default null
+             */
+            actor_seat: number | null;
+            /**
+             * Code
+             * @default null
+             */
+            code: string | null;
+            /** Command Id */
+            command_id: string;
+            /**
+             * Correlation Id
+             * @default null
+             */
+            correlation_id: string | null;
+            /**
+             * First Position
+             * @default null
+             */
+            first_position: number | null;
+            /**
+             * First Version
+             * @default null
+             */
+            first_version: number | null;
+            /**
+             * Last Position
+             * @default null
+             */
+            last_position: number | null;
+            /**
+             * Last Version
+             * @default null
+             */
+            last_version: number | null;
+            /**
+             * Reason
+             * @default null
+             */
+            reason: string | null;
+            /**
+             * Recorded At
+             * Format: date-time
+             */
+            recorded_at?: string;
+            /**
+             * Sequence
+             * @default 0
+             */
+            sequence: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "accepted" | "refused";
+            /** Table Id */
+            table_id: string;
+        };
+        /**
+         * CommandRefusal
+         * @description A refused command (RFC 9457): ``type`` names the refusal's kind
+         *     (``/problems/refused-by-rules``, ``/problems/stale-version``, ...), ``detail`` its reason,
+         *     ``outcome`` the outcome as ``GET /v1/commands/{key}`` shows it (``command_id`` the
+         *     sender's key), and ``options`` the seat's next options (absent for a platform's command).
+         */
+        CommandRefusal: {
+            /** Detail */
+            detail: string;
+            /** @default null */
+            options: components["schemas"]["SeatOptions"] | null;
+            outcome: components["schemas"]["CommandOutcome"];
+            /** Status */
+            status: number;
+            /** Title */
+            title: string;
+            /**
+             * Type
+             * @example /problems/refused-by-rules
+             * @example /problems/stale-version
+             * @example /problems/invalid-input
+             * @example /problems/invalid-command
+             * @example /problems/invalid-id
+             * @example /problems/command-id-reused
+             * @example /problems/table-busy
+             */
+            type: string;
+        };
+        /**
          * Deadline
          * @description The wait a seat is under: its kind, its seconds, the version it began at and, where
          *     known, when it runs out (``due_at``, that version's time plus the seconds).
@@ -793,6 +932,43 @@ export interface components {
             wait: string;
         };
         /**
+         * DeclareHonourKong
+         * @description 风头杠 (塘沽): 中发白 as an exposed kong or 东南西北 as a concealed one, before the first draw.
+         */
+        DeclareHonourKong: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "declare_honour_kong";
+            /**
+             * Honours
+             * @enum {string}
+             */
+            honours: "dragons" | "winds";
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+        };
+        /**
+         * DeclareWin
+         * @description 胡: on one's own draw (自摸), on a discard, or robbing an 补杠 (抢杠).
+         */
+        DeclareWin: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "declare_win";
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+        };
+        /**
          * DiscardRuling
          * @description A discard that leaves the hand waiting: the waits after it (scored as if the seat then
          *     declared 听, where it may) and why 听 may not be declared after it ([]: it may).
@@ -804,6 +980,29 @@ export interface components {
             ready_blockers: string[];
             /** Waits */
             waits: components["schemas"]["WaitRuling"][];
+        };
+        /**
+         * DiscardTile
+         * @description Discard a tile; ``ready`` declares 听 with it (``open``/``hidden``: 明楼/暗楼; ``dubao``: 独抱).
+         */
+        DiscardTile: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "discard_tile";
+            /**
+             * Ready
+             * @default null
+             */
+            ready: ("plain" | "open" | "hidden" | "dubao") | null;
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+            /** Tile */
+            tile: string;
         };
         /**
          * HistoryLine
@@ -829,6 +1028,43 @@ export interface components {
             table_id: string | null;
             /** Variant */
             variant: string | null;
+        };
+        /**
+         * Kong
+         * @description 杠: 明杠 on a discard in the claim window, or 暗杠/补杠 of ``tile`` on one's own turn.
+         */
+        Kong: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "kong";
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+            /**
+             * Tile
+             * @default null
+             */
+            tile: string | null;
+        };
+        /**
+         * LeaveTable
+         * @description 离开 / 主动逃跑: the player closes the game; mid-hand, 托管 plays the seat to the end.
+         */
+        LeaveTable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "leave_table";
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
         };
         /**
          * Level
@@ -912,48 +1148,6 @@ export interface components {
             table_id: string;
             /** Token */
             token: string;
-        };
-        /**
-         * OpenTable
-         * @description Open a table for four players, with the variant and room settings (``timing``: seconds
-         *     overriding the variant's defaults, by name: turn, claim, autoplay_window, reconnect_grace).
-         */
-        OpenTable: {
-            /**
-             * Base Stake
-             * @default 1
-             */
-            base_stake: number;
-            /**
-             * Command
-             * @default open_table
-             * @constant
-             */
-            command: "open_table";
-            /** Options */
-            options?: {
-                [key: string]: boolean;
-            };
-            /** Players */
-            players: [
-                string,
-                string,
-                string,
-                string
-            ];
-            /**
-             * Room
-             * @default
-             */
-            room: string;
-            /** Table Id */
-            table_id: string;
-            /** Timing */
-            timing?: {
-                [key: string]: number;
-            };
-            /** Variant */
-            variant: string;
         };
         /** Page[BoardEntry] */
         Page_BoardEntry_: {
@@ -1047,6 +1241,22 @@ export interface components {
             size: number;
         };
         /**
+         * PassClaim
+         * @description 过: let a discard (or an 补杠) go.
+         */
+        PassClaim: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "pass_claim";
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+        };
+        /**
          * PenaltyRecord
          * @description An adjudicated penalty, for support: what the rule decided, for whom, where and when.
          */
@@ -1080,7 +1290,10 @@ export interface components {
             /** Version */
             version: number;
         };
-        /** PointsChange */
+        /**
+         * PointsChange
+         * @description A grant or a top-up adds points (an amount above 0); a correction adds or takes back.
+         */
         PointsChange: {
             /**
              * Amount
@@ -1098,7 +1311,14 @@ export interface components {
              * @default
              */
             reason: string;
-        };
+        } & ({
+            amount?: unknown;
+            /** @enum {unknown} */
+            kind?: "grant" | "top_up";
+        } | {
+            /** @constant */
+            kind: "correction";
+        });
         /** PointsChanged */
         PointsChanged: {
             /** Amount */
@@ -1135,6 +1355,27 @@ export interface components {
             type: string;
         };
         /**
+         * Pung
+         * @description 碰: take a discard with a pair of the hand (``ready``: 碰 as 吃听, 牡丹江).
+         */
+        Pung: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "pung";
+            /**
+             * Ready
+             * @default false
+             */
+            ready: boolean;
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+        };
+        /**
          * Queued
          * @description The command is on the queue; its outcome is at ``outcome_url`` once a worker ran it.
          */
@@ -1149,6 +1390,38 @@ export interface components {
              * @constant
              */
             status: "queued";
+        };
+        /**
+         * RaiseWildPair
+         * @description 上大台 (塘沽): in 混钓, set the drawn 混 aside and wait on again.
+         */
+        RaiseWildPair: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "raise_wild_pair";
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
+        };
+        /**
+         * RequestAutoplay
+         * @description 主动托管: let the system play this seat (rightmost tile, 自摸, else pass).
+         */
+        RequestAutoplay: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            command: "request_autoplay";
+            /**
+             * Seat
+             * @description a seat at the table, 0–3 in turn order
+             */
+            seat: number;
         };
         /** Room */
         Room: {
@@ -1169,7 +1442,6 @@ export interface components {
             tables_waiting: number;
         };
         /**
-         * RoomSettings
          * @description A room's settings: its variant, 底注, the 积分 a player needs, and seconds per turn and
          *     per claim window (the variant's own when left out); options switch the variant's rules.
          */
@@ -1189,15 +1461,119 @@ export interface components {
             minimum_points: number;
             /** Options */
             options?: {
-                [key: string]: boolean;
+                require_ready?: boolean;
             };
             /** Turn Seconds */
             turn_seconds?: number | null;
             /**
              * Variant
-             * @example harbin
+             * @constant
              */
-            variant: string;
+            variant: "harbin";
+        } | {
+            /**
+             * Base Stake
+             * @description 底注
+             * @default 1
+             */
+            base_stake: number;
+            /** Claim Seconds */
+            claim_seconds?: number | null;
+            /**
+             * Minimum Points
+             * @default 0
+             */
+            minimum_points: number;
+            /** Options */
+            options?: {
+                require_ready?: boolean;
+            };
+            /** Turn Seconds */
+            turn_seconds?: number | null;
+            /**
+             * Variant
+             * @constant
+             */
+            variant: "mudanjiang";
+        } | {
+            /**
+             * Base Stake
+             * @description 底注
+             * @default 1
+             */
+            base_stake: number;
+            /** Claim Seconds */
+            claim_seconds?: number | null;
+            /**
+             * Minimum Points
+             * @default 0
+             */
+            minimum_points: number;
+            /** Options */
+            options?: {
+                open_self_drawn_only?: boolean;
+                quad_as_two_pairs?: boolean;
+            };
+            /** Turn Seconds */
+            turn_seconds?: number | null;
+            /**
+             * Variant
+             * @constant
+             */
+            variant: "shandong";
+        } | {
+            /**
+             * Base Stake
+             * @description 底注
+             * @default 1
+             */
+            base_stake: number;
+            /** Claim Seconds */
+            claim_seconds?: number | null;
+            /**
+             * Minimum Points
+             * @default 0
+             */
+            minimum_points: number;
+            /** Options */
+            options?: {
+                discarder_pays_alone?: boolean;
+                dragon_kong_adds_set?: boolean;
+                require_ready?: boolean;
+            };
+            /** Turn Seconds */
+            turn_seconds?: number | null;
+            /**
+             * Variant
+             * @constant
+             */
+            variant: "shanghai";
+        } | {
+            /**
+             * Base Stake
+             * @description 底注
+             * @default 1
+             */
+            base_stake: number;
+            /** Claim Seconds */
+            claim_seconds?: number | null;
+            /**
+             * Minimum Points
+             * @default 0
+             */
+            minimum_points: number;
+            /** Options */
+            options?: {
+                pair_258_only?: boolean;
+                quad_as_two_pairs?: boolean;
+            };
+            /** Turn Seconds */
+            turn_seconds?: number | null;
+            /**
+             * Variant
+             * @constant
+             */
+            variant: "tanggu";
         };
         /** RoomView */
         RoomView: {
@@ -1414,6 +1790,51 @@ export interface components {
             variant: string;
             /** Wins */
             wins: number;
+        };
+        /**
+         * TableOpening
+         * @description ``OpenTable`` as the platform sends it: its ids and names as a store keeps them, its
+         *     numbers integers (not ``true``), its options booleans.
+         */
+        TableOpening: {
+            /**
+             * Base Stake
+             * @default 1
+             */
+            base_stake: number;
+            /**
+             * Command
+             * @default open_table
+             * @constant
+             */
+            command: "open_table";
+            /** Options */
+            options?: {
+                [key: string]: boolean;
+            };
+            /** Players */
+            players: [
+                string,
+                string,
+                string,
+                string
+            ];
+            /**
+             * Room
+             * @default
+             */
+            room: string;
+            /** Table Id */
+            table_id: string;
+            /** Timing */
+            timing?: {
+                [key: string]: number;
+            };
+            /**
+             * Variant
+             * @example harbin
+             */
+            variant: string;
         };
         /** ViewTokenRequest */
         ViewTokenRequest: {
@@ -2144,7 +2565,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The outcome: accepted, or refused with a code; a seat's own command's with the seat's next options */
+            /** @description The outcome, accepted or refused (a refusal with its code and reason): the outcome exists, so reading it is a success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2153,7 +2574,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommandAnswer"];
                 };
             };
-            /** @description Queued: await it at outcome_url */
+            /** @description Not run yet: ask again */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -2207,12 +2628,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The same Idempotency-Key's first request is still in flight */
+            /** @description A problem (RFC 9457) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description A problem (RFC 9457) */
             412: {
@@ -2232,12 +2655,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The Idempotency-Key already names another request of this sender */
+            /** @description A problem (RFC 9457) */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description A problem (RFC 9457) */
             429: {
@@ -2271,8 +2696,8 @@ export interface operations {
     search_v1_ops_replay_search_get: {
         parameters: {
             query?: {
-                player?: string | null;
-                table?: string | null;
+                player?: string;
+                table?: string;
                 page?: number;
             };
             header?: never;
@@ -2406,11 +2831,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description A published head, [VERSION:]HASH */
-                head?: string | null;
+                head?: string;
             };
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
             };
             cookie?: never;
@@ -2543,7 +2968,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
             };
             cookie?: never;
@@ -2675,7 +3100,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
                 /** @description The hand, from 1 */
                 hand: number;
@@ -2810,7 +3235,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
                 /** @description The hand, from 1 */
                 hand: number;
@@ -2943,9 +3368,9 @@ export interface operations {
     change_points_v1_players__player__points_post: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description The command's id, within its sender: the same id is the same command */
-                "idempotency-key"?: string | null;
+            header: {
+                /** @description The command's id, within its sender: the same id is the same command (required) */
+                "idempotency-key": string;
             };
             path: {
                 /** @description The platform's player id */
@@ -2986,22 +3411,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/below-minimum` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/room-not-found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -3013,13 +3438,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/seated-elsewhere`, `/problems/table-full`, `/problems/not-seated`, `/problems/table-started`, `/problems/position-not-reached`, `/problems/insufficient-points` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -3040,13 +3465,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/invalid-input`, `/problems/idempotency-key-in-use` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -3067,13 +3492,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/busy`, `/problems/table-not-started`, `/problems/read-model-behind` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
         };
@@ -3085,14 +3510,14 @@ export interface operations {
                 room?: string;
                 /** @description Which board */
                 period?: "day" | "week" | "all";
-                /** @description 2026-12-02 (day), 2026-W49 (week), all; default: now's */
-                key?: string | null;
+                /** @description The board's period by its key: 2026-12-02 (a day), 2026-W49 (a week), all; it names its period, so ``period`` is not needed with it. Default: now's key of ``period`` */
+                key?: string;
                 /** @description The page, from 1 */
                 page?: number;
                 /** @description Items a page */
                 size?: number;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -3231,10 +3656,10 @@ export interface operations {
                 room?: string;
                 /** @description Which board */
                 period?: "day" | "week" | "all";
-                /** @description 2026-12-02 (day), 2026-W49 (week), all; default: now's */
-                key?: string | null;
+                /** @description The board's period by its key: 2026-12-02 (a day), 2026-W49 (a week), all; it names its period, so ``period`` is not needed with it. Default: now's key of ``period`` */
+                key?: string;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -3372,7 +3797,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -3508,7 +3933,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -3652,7 +4077,7 @@ export interface operations {
                 /** @description Also those that compensated the player */
                 involved?: boolean;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -3788,7 +4213,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -3928,7 +4353,7 @@ export interface operations {
                 /** @description Items a page */
                 size?: number;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -4068,7 +4493,7 @@ export interface operations {
                 /** @description Items a page */
                 size?: number;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -4208,7 +4633,7 @@ export interface operations {
                 /** @description Items a page */
                 size?: number;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -4341,7 +4766,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -4482,7 +4907,7 @@ export interface operations {
                 /** @description Items a page */
                 size?: number;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -4617,14 +5042,14 @@ export interface operations {
     live_tables_v1_reads_tables_get: {
         parameters: {
             query?: {
-                room?: string | null;
-                variant?: string | null;
+                room?: string;
+                variant?: string;
                 /** @description The page, from 1 */
                 page?: number;
                 /** @description Items a page */
                 size?: number;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
@@ -4757,13 +5182,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
             };
             cookie?: never;
@@ -4897,13 +5322,13 @@ export interface operations {
                 /** @description Items a page */
                 size?: number;
                 /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
-                min_position?: number | null;
+                min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
             };
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
             };
             cookie?: never;
@@ -5037,8 +5462,8 @@ export interface operations {
                 /** @description Only tables with a free seat */
                 waiting?: boolean;
                 /** @description Only this room */
-                room?: string | null;
-                min_position?: number | null;
+                room?: string;
+                min_position?: number;
             };
             header?: never;
             path?: never;
@@ -5073,22 +5498,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/below-minimum` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/room-not-found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5100,13 +5525,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/seated-elsewhere`, `/problems/table-full`, `/problems/not-seated`, `/problems/table-started`, `/problems/position-not-reached`, `/problems/insufficient-points` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5127,13 +5552,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/invalid-input`, `/problems/idempotency-key-in-use` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5154,13 +5579,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/busy`, `/problems/table-not-started`, `/problems/read-model-behind` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
         };
@@ -5208,22 +5633,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/below-minimum` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/room-not-found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5235,13 +5660,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/seated-elsewhere`, `/problems/table-full`, `/problems/not-seated`, `/problems/table-started`, `/problems/position-not-reached`, `/problems/insufficient-points` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5262,13 +5687,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/invalid-input`, `/problems/idempotency-key-in-use` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5289,13 +5714,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/busy`, `/problems/table-not-started`, `/problems/read-model-behind` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
         };
@@ -5343,22 +5768,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/below-minimum` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/room-not-found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5370,13 +5795,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/seated-elsewhere`, `/problems/table-full`, `/problems/not-seated`, `/problems/table-started`, `/problems/position-not-reached`, `/problems/insufficient-points` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5397,13 +5822,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/invalid-input`, `/problems/idempotency-key-in-use` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5424,13 +5849,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Refused, with a code */
+            /** @description Refused, with its code: `/problems/busy`, `/problems/table-not-started`, `/problems/read-model-behind` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
         };
@@ -5438,20 +5863,20 @@ export interface operations {
     open_table_v1_tables_post: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description The command's id, within its sender: the same id is the same command */
-                "idempotency-key"?: string | null;
+            header: {
+                /** @description The command's id, within its sender: the same id is the same command (required) */
+                "idempotency-key": string;
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OpenTable"];
+                "application/json": components["schemas"]["TableOpening"];
             };
         };
         responses: {
-            /** @description The outcome: accepted, or refused with a code; a seat's own command's with the seat's next options */
+            /** @description Accepted: the outcome; a seat's own command's with the seat's next options */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5463,6 +5888,8 @@ export interface operations {
             /** @description Queued: await it at outcome_url */
             202: {
                 headers: {
+                    /** @description Where its outcome will be */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5514,20 +5941,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The same Idempotency-Key's first request is still in flight */
+            /** @description Refused: `/problems/refused-by-rules` (or another code: the outcome's code says which), a CommandRefusal; or the same Idempotency-Key's first request still in flight, a problem */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
             };
-            /** @description A problem (RFC 9457) */
+            /** @description Refused: `/problems/stale-version`: If-Match is no longer the table's version; the options are the table's now */
             412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/problem+json": components["schemas"]["CommandRefusal"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5539,12 +5968,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The Idempotency-Key already names another request of this sender */
+            /** @description Refused: `/problems/invalid-input`, `/problems/invalid-command`, `/problems/invalid-id`, `/problems/command-id-reused`, a CommandRefusal; or the request was invalid (the Idempotency-Key names another request of this sender), a problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description A problem (RFC 9457) */
             429: {
@@ -5564,13 +5995,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A problem (RFC 9457) */
+            /** @description Refused: `/problems/table-busy` (send it again under a new key), a CommandRefusal; or the store or the table's rules version is not here just now, a problem */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
                 };
             };
         };
@@ -5578,27 +6009,25 @@ export interface operations {
     give_command_v1_tables__table_id__commands_post: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description The command's id, within its sender: the same id is the same command */
-                "idempotency-key"?: string | null;
+            header: {
+                /** @description The command's id, within its sender: the same id is the same command (required) */
+                "idempotency-key": string;
                 /** @description The table's version: "12" */
-                "if-match"?: string | null;
+                "if-match"?: string;
             };
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["DiscardTile"] | components["schemas"]["Chow"] | components["schemas"]["Pung"] | components["schemas"]["Kong"] | components["schemas"]["DeclareWin"] | components["schemas"]["PassClaim"] | components["schemas"]["DeclareHonourKong"] | components["schemas"]["RaiseWildPair"] | components["schemas"]["RequestAutoplay"] | components["schemas"]["CancelAutoplay"] | components["schemas"]["LeaveTable"];
             };
         };
         responses: {
-            /** @description The outcome: accepted, or refused with a code; a seat's own command's with the seat's next options */
+            /** @description Accepted: the outcome; a seat's own command's with the seat's next options */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5610,6 +6039,8 @@ export interface operations {
             /** @description Queued: await it at outcome_url */
             202: {
                 headers: {
+                    /** @description Where its outcome will be */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5643,7 +6074,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A problem (RFC 9457) */
+            /** @description No table has that id (nothing was kept or queued) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5661,20 +6092,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The same Idempotency-Key's first request is still in flight */
+            /** @description Refused: `/problems/refused-by-rules` (or another code: the outcome's code says which), a CommandRefusal; or the same Idempotency-Key's first request still in flight, a problem */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
             };
-            /** @description A problem (RFC 9457) */
+            /** @description Refused: `/problems/stale-version`: If-Match is no longer the table's version; the options are the table's now */
             412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/problem+json": components["schemas"]["CommandRefusal"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5686,12 +6119,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The Idempotency-Key already names another request of this sender */
+            /** @description Refused: `/problems/invalid-input`, `/problems/invalid-command`, `/problems/invalid-id`, `/problems/command-id-reused`, a CommandRefusal; or the request was invalid (the Idempotency-Key names another request of this sender), a problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description A problem (RFC 9457) */
             429: {
@@ -5711,13 +6146,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A problem (RFC 9457) */
+            /** @description Refused: `/problems/table-busy` (send it again under a new key), a CommandRefusal; or the store or the table's rules version is not here just now, a problem */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
                 };
             };
         };
@@ -5725,21 +6160,21 @@ export interface operations {
     deal_v1_tables__table_id__hands_post: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description The command's id, within its sender: the same id is the same command */
-                "idempotency-key"?: string | null;
+            header: {
+                /** @description The command's id, within its sender: the same id is the same command (required) */
+                "idempotency-key": string;
                 /** @description The table's version: "12" */
-                "if-match"?: string | null;
+                "if-match"?: string;
             };
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The outcome: accepted, or refused with a code; a seat's own command's with the seat's next options */
+            /** @description Accepted: the outcome; a seat's own command's with the seat's next options */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5751,6 +6186,8 @@ export interface operations {
             /** @description Queued: await it at outcome_url */
             202: {
                 headers: {
+                    /** @description Where its outcome will be */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5784,7 +6221,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A problem (RFC 9457) */
+            /** @description No table has that id (nothing was kept or queued) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5802,20 +6239,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The same Idempotency-Key's first request is still in flight */
+            /** @description Refused: `/problems/refused-by-rules` (or another code: the outcome's code says which), a CommandRefusal; or the same Idempotency-Key's first request still in flight, a problem */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
             };
-            /** @description A problem (RFC 9457) */
+            /** @description Refused: `/problems/stale-version`: If-Match is no longer the table's version; the options are the table's now */
             412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/problem+json": components["schemas"]["CommandRefusal"];
                 };
             };
             /** @description A problem (RFC 9457) */
@@ -5827,12 +6266,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The Idempotency-Key already names another request of this sender */
+            /** @description Refused: `/problems/invalid-input`, `/problems/invalid-command`, `/problems/invalid-id`, `/problems/command-id-reused`, a CommandRefusal; or the request was invalid (the Idempotency-Key names another request of this sender), a problem */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description A problem (RFC 9457) */
             429: {
@@ -5852,13 +6293,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A problem (RFC 9457) */
+            /** @description Refused: `/problems/table-busy` (send it again under a new key), a CommandRefusal; or the store or the table's rules version is not here just now, a problem */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
                 };
             };
         };
@@ -5867,17 +6308,17 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Resume after this version */
-                after?: number | null;
+                after?: number;
                 /** @description Refusals after this sequence */
-                refusals_after?: number | null;
+                refusals_after?: number;
                 /** @description For EventSource */
-                access_token?: string | null;
+                access_token?: string;
             };
             header?: {
-                "last-event-id"?: string | null;
+                "last-event-id"?: string;
             };
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
                 /** @description The seat, 0-3 */
                 seat: number;
@@ -6010,7 +6451,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
                 /** @description The seat, 0-3 */
                 seat: number;
@@ -6145,7 +6586,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
                 /** @description The seat, 0-3 */
                 seat: number;
@@ -6278,7 +6719,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
                 /** @description The seat, 0-3 */
                 seat: number;
@@ -6415,7 +6856,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
             };
             cookie?: never;
@@ -6550,7 +6991,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The table's id */
+                /** @description The table's id (no space, control or '/') */
                 table_id: string;
             };
             cookie?: never;

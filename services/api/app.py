@@ -28,11 +28,14 @@ from services.api import (
     routes_seats,
     routes_stream,
 )
+from services.api.bodies import room_settings_schema, seat_command_schema
+from services.api.commands import REQUIRED_HEADERS
 from services.api.context import ApiContext
 from services.api.limits import RateLimits, rate_limited
 from services.api.page_headers import PageHeaders
 from services.api.presence import Presence
 from services.api.response_counts import ResponseCounts
+from services.api.wire import CommandRefusal
 
 
 class BodyLimit:
@@ -69,6 +72,33 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
+def _parameters(schema: dict[str, Any]) -> None:
+    """Mark the headers a route cannot go without as required (``commands.REQUIRED_HEADERS``),
+    and say an optional parameter as one that may be left out, not as one that may be null: a
+    query or a header holds text, so FastAPI's ``anyOf [..., {"type": "null"}]`` of an
+    ``int | None`` told clients they may send ``?min_position=null``."""
+    for methods in schema.get("paths", {}).values():
+        for operation in methods.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "header" and parameter["name"].lower() in REQUIRED_HEADERS:
+                    parameter["required"] = True
+                found = parameter.get("schema", {})
+                kinds = [k for k in found.get("anyOf", []) if k.get("type") != "null"]
+                if "anyOf" in found and len(kinds) == 1:
+                    del found["anyOf"]
+                    found.update(kinds[0])
+
+
+def _seat_command_body(schema: dict[str, Any], components: dict[str, Any]) -> None:
+    """The seat's command route reads its body itself (to answer a bad one in its own words):
+    the document says what it reads, one of the seat's commands (``bodies``)."""
+    body, defs = seat_command_schema()
+    for name, model in defs.items():
+        components.setdefault(name, model)
+    route = schema["paths"]["/v1/tables/{table_id}/commands"]["post"]
+    route["requestBody"]["content"]["application/json"]["schema"] = body
+
+
 def create_api(ctx: ApiContext) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -84,6 +114,9 @@ def create_api(ctx: ApiContext) -> FastAPI:
         responses=problems.problem_responses(),
         dependencies=[Depends(rate_limited)],  # every route, those of every router included
     )
+    # no redirect of "/v1/reads/rooms/" to "/v1/reads/rooms": a path the document does not
+    # have is 404, not another route's answer (a list read as one room's)
+    api.router.redirect_slashes = False
     api.state.context = ctx
     api.state.rate_limits = RateLimits(ctx.settings)
     ctx.presence = ctx.presence or Presence(ctx)
@@ -111,6 +144,14 @@ def create_api(ctx: ApiContext) -> FastAPI:
             schema = default_openapi()
             components = schema.setdefault("components", {}).setdefault("schemas", {})
             components["ProblemDetails"] = problems.PROBLEM_DETAILS
+            refusal = CommandRefusal.model_json_schema(
+                ref_template="#/components/schemas/{model}", mode="serialization")
+            for name, model in refusal.pop("$defs", {}).items():
+                components.setdefault(name, model)  # FastAPI's own, where it has one
+            components["CommandRefusal"] = refusal
+            _parameters(schema)
+            _seat_command_body(schema, components)
+            components["RoomSettings"] = room_settings_schema(components["RoomSettings"])
             api.openapi_schema = schema
         return api.openapi_schema
 

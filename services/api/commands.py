@@ -8,9 +8,10 @@ queueing it (``claim_request``): the same key with the same request is the same 
 first outcome answers every copy), with another request 422, and while the first is still in
 flight 409 (after ``RESEND_AFTER_SECONDS`` the copy sends it again instead: a queue message
 can be lost, and the command id makes a second run harmless). It then waits up to
-``api_command_wait`` seconds for the outcome, holding no thread (``waits``): 200 with it
-(accepted or refused, with a code), else 202 with the key and ``/v1/commands/{key}``; with
-the wait at 0 it answers 202 at once, reading nothing.
+``api_command_wait`` seconds for the outcome, holding no thread (``waits``): 200 accepted, a
+refusal as a problem document with the status its code maps to (``answers``), else 202 with
+the key and ``/v1/commands/{key}``; with the wait at 0 it answers 202 at once, reading
+nothing. A command to a table no one opened (but ``OpenTable``) is 404, nothing kept.
 """
 
 from __future__ import annotations
@@ -20,20 +21,19 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from typing import Annotated, Any
-from urllib.parse import quote
 
 from fastapi import Depends, Header
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from events.envelope import Actor, InvalidIdError, check_id
+from events.envelope import ID_PATTERN, MAX_ID_CHARS, Actor, InvalidIdError, check_id
 from events.outcomes import CommandOutcome, CommandRequest, RequestClaim, RequestStore
+from services.api.answers import answer, outcome_url
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.tables import has_rules_of
 from services.api.waits import OutcomeWait
-from services.api.wire import CommandAnswer, Queued
-from services.rules.table.commands import Command
+from services.rules.table.commands import Command, OpenTable
 from services.tables.command_ids import Sender, client_command_id
 from services.tables.options import EventTimes, seat_options
 from workers.client import submit
@@ -42,9 +42,17 @@ RESEND_AFTER_SECONDS = 10.0
 """A copy of a command still without an outcome this long after the first sends it again."""
 
 
+REQUIRED_HEADERS = ("idempotency-key",)
+"""Headers the document declares required where a route takes them, though the route's
+parameter is optional: its absence is answered by ``idempotency_key`` (400 naming it), not by
+FastAPI's validation (``app.openapi``)."""
+
+
 def idempotency_key(
     idempotency_key: str | None = Header(
-        default=None, description="The command's id, within its sender: the same id is the same command"
+        default=None, description="The command's id, within its sender: the same id is the same"
+        " command (required)",
+        json_schema_extra={"pattern": ID_PATTERN, "maxLength": MAX_ID_CHARS},  # check_id's rule
     ),
 ) -> str:
     if idempotency_key is None:
@@ -57,8 +65,13 @@ def idempotency_key(
     return idempotency_key
 
 
+IF_MATCH_PATTERN = r'^\s*(W/)?"*[0-9]{1,12}"*\s*$'
+
+
 def expected_version(
-    if_match: str | None = Header(default=None, description='The table\'s version: "12"'),
+    if_match: str | None = Header(
+        default=None, description='The table\'s version: "12"',
+        json_schema_extra={"pattern": IF_MATCH_PATTERN}),  # what the parse below takes
 ) -> int | None:
     if if_match is None:
         return None
@@ -70,25 +83,6 @@ def expected_version(
         raise Problem(400, "Invalid If-Match",
                       f'If-Match is the table\'s version, e.g. "12", not {if_match[:40]!r}')  # fmt: skip
     return int(text)
-
-
-def outcome_url(key: str) -> str:
-    # Percent-encoded: a key may be any text, and a header (Location) holds only latin-1.
-    return f"/v1/commands/{quote(key, safe='')}"
-
-
-def answer(outcome: CommandOutcome | None, key: str,
-           options: dict[str, Any] | None = None) -> JSONResponse:  # fmt: skip
-    """The outcome as its sender knows it (under its own key) with the sender's next options
-    if it is a seat, or 202 with where to await it."""
-    if outcome is None:
-        queued = Queued(command_id=key, outcome_url=outcome_url(key))
-        return JSONResponse(queued.model_dump(), status_code=202,
-                            headers={"Location": outcome_url(key)})  # fmt: skip
-    shown = outcome.model_dump(mode="json") | {"command_id": key}
-    if options is not None:
-        shown["options"] = options
-    return JSONResponse(shown, status_code=200)
 
 
 async def options_after(ctx: ApiContext, sender: Sender, outcome: CommandOutcome | None,
@@ -185,7 +179,7 @@ def _kept_and_sent(ctx: ApiContext, request: CommandRequest, command: Command, a
     was queued."""
     store = ctx.store
     assert isinstance(store, RequestStore)
-    has_rules_of(ctx, request.table_id)
+    has_rules_of(ctx, request.table_id, opening=isinstance(command, OpenTable))
     claim = store.claim_request(request)
     same = claim.first or claim.request.fingerprint == request.fingerprint
     waited = (datetime.now(UTC) - claim.request.requested_at).total_seconds()
@@ -194,17 +188,6 @@ def _kept_and_sent(ctx: ApiContext, request: CommandRequest, command: Command, a
         submit(ctx.app, request.table_id, command, command_id=request.command_id, actor=actor,
                if_version=if_version)  # fmt: skip
     return claim, send
-
-
-def outcome_schema() -> dict[int | str, dict[str, Any]]:
-    return {
-        200: {"model": CommandAnswer,
-              "description": "The outcome: accepted, or refused with a code; a seat's own"
-                             " command's with the seat's next options"},
-        202: {"model": Queued, "description": "Queued: await it at outcome_url"},
-        409: {"description": "The same Idempotency-Key's first request is still in flight"},
-        422: {"description": "The Idempotency-Key already names another request of this sender"},
-    }
 
 
 CommandIdHeader = Annotated[str, Depends(idempotency_key)]

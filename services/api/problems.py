@@ -60,7 +60,8 @@ def problem_response(
     headers: dict[str, str] | None = None,
     extensions: dict[str, Any] | None = None,
 ) -> JSONResponse:
-    body = {**(extensions or {}), "type": "about:blank", "title": title, "status": status,
+    # "about:blank" unless the problem names its kind (``answers.problem_type``)
+    body = {"type": "about:blank", **(extensions or {}), "title": title, "status": status,
             "detail": detail}  # fmt: skip
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
@@ -83,9 +84,10 @@ PROBLEM_DETAILS: dict[str, Any] = {
 }
 """The schema of ``ProblemDetails`` in the OpenAPI document."""
 
+PROBLEM_REF = {"$ref": "#/components/schemas/ProblemDetails"}
 PROBLEM_SCHEMA: dict[str, Any] = {
     "description": "A problem (RFC 9457)",
-    "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/ProblemDetails"}}},
+    "content": {MEDIA_TYPE: {"schema": PROBLEM_REF}},
 }
 PROBLEM_STATUSES = (400, 401, 403, 404, 405, 409, 412, 413, 422, 429, 500, 503)
 """The statuses any route may answer with a problem document (documented on every route)."""

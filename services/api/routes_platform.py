@@ -11,14 +11,16 @@ from starlette.concurrency import run_in_threadpool
 
 from events.envelope import Actor
 from events.limits import MAX_TOKEN_SECONDS, MIN_TOKEN_SECONDS
+from services.api.answers import outcome_schema
 from services.api.auth import Ctx, TablesKey, TokensKey, forbidden
-from services.api.commands import CommandIdHeader, IfMatch, dispatch, outcome_schema
+from services.api.bodies import TableOpening
+from services.api.commands import CommandIdHeader, IfMatch, dispatch
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.table_seating import hold_players, released_if_refused
 from services.api.tables import TableId, loaded_table
 from services.api.wire import MintedToken
-from services.rules.table.commands import OpenTable, StartHand
+from services.rules.table.commands import StartHand
 from services.tables.command_ids import Sender
 
 router = APIRouter(prefix="/v1", tags=["platform"])
@@ -37,9 +39,9 @@ class ViewTokenRequest(BaseModel):
     seconds: int | None = Field(default=None, ge=MIN_TOKEN_SECONDS, le=MAX_TOKEN_SECONDS)
 
 
-@router.post("/tables", responses=outcome_schema(), summary="Open a table (OpenTable)")
+@router.post("/tables", responses=outcome_schema(opens=True), summary="Open a table (OpenTable)")
 async def open_table(
-    command: Annotated[OpenTable, Body()],
+    command: Annotated[TableOpening, Body()],
     command_id: CommandIdHeader,
     key: TablesKey,
     ctx: Ctx,

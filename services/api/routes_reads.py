@@ -10,7 +10,8 @@ list of live tables, rooms and a table's penalties are the platform's (an API ke
 Read-your-writes: ``min_position`` (a command outcome's ``last_position``) waits at most
 ``wait`` seconds for the read model to reach it; a read model still behind then (or stopped,
 or never built) answers 503 with ``Retry-After``, naming how far behind it is. A position
-beyond the store's last is a 422 at once: no write has it, so waiting would not bring it.
+beyond the store's last is a 409 at once: well formed, but no write has it yet (the store's
+state, not the request's shape), so waiting would not bring it.
 """
 
 from __future__ import annotations
@@ -66,7 +67,10 @@ StatOrder = Literal["hands", "wins", "self_drawn_wins", "dealt_in", "best_fan", 
                     "escapes"]  # fmt: skip
 assert get_args(StatOrder) == queries_stats.ORDERS, "the orders the query knows"
 PeriodKey = Annotated[str | None, Query(
-    max_length=16, description="2026-12-02 (day), 2026-W49 (week), all; default: now's")]  # fmt: skip
+    max_length=16, pattern=queries_boards.KEY_PATTERN,
+    description="The board's period by its key: 2026-12-02 (a day), 2026-W49 (a week), all;"
+                " it names its period, so ``period`` is not needed with it. Default: now's"
+                " key of ``period``")]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -118,8 +122,9 @@ def _read(ctx: ApiContext, projection: Projection, min_position: int | None, wai
     if min_position is not None:
         head: int = ctx.store.last_position()  # type: ignore[attr-defined]
         if min_position > head:  # no write has it: waiting would not bring it
-            raise QueryError(f"min_position {min_position} is beyond the store's last position"
-                             f" {head}: no write has reached it yet")  # fmt: skip
+            raise Problem(409, "Position not reached",
+                          f"min_position {min_position} is beyond the store's last position"
+                          f" {head}: no write has reached it yet")  # fmt: skip
         wait_for(db, projection, min_position, wait)
     return call(db, *args, min_position=min_position, **kwargs)
 
@@ -192,8 +197,12 @@ async def player_penalties(
                       player, page, size, involved=involved)  # fmt: skip
 
 
-def _key(period: str, key: str | None) -> str:
-    return key if key is not None else queries_boards.leaderboard_key(period, datetime.now(UTC))
+def _board(period: str, key: str | None) -> tuple[str, str]:
+    """The board's period and key: the key's own period when a key is given (a key names its
+    period: a day's 2026-12-02 is no week's key), else now's key of ``period``."""
+    if key is not None:
+        return queries_boards.period_of_key(key), key
+    return period, queries_boards.leaderboard_key(period, datetime.now(UTC))
 
 
 @router.get("/leaderboards/{variant}/players/{player}", summary="A player's line on a 排行榜",
@@ -202,8 +211,9 @@ async def board_entry(player: Player, variant: Variant, who: Who, ctx: Ctx, room
                       period: Period = "all", key: PeriodKey = None,
                       min_position: MinPosition = None, wait: Wait = 5.0) -> BoardEntry:  # fmt: skip
     who.player(player)
+    period, key = _board(period, key)
     found = await read(ctx, BOARDS, min_position, wait, queries_boards.board_entry, variant, room,
-                       period, _key(period, key), player)  # fmt: skip
+                       period, key, player)  # fmt: skip
     if found is None:
         raise Problem(404, "Not on this board",
                       f"{player!r} has no line on the {period} board of {variant!r}"
@@ -218,8 +228,9 @@ async def leaderboard(variant: Variant, who: Who, ctx: Ctx, room: RoomQuery = ""
                       size: PageSize = 50, min_position: MinPosition = None,
                       wait: Wait = 5.0) -> Page[BoardEntry]:  # fmt: skip
     who.only_platform("boards")
+    period, key = _board(period, key)
     return await read(ctx, BOARDS, min_position, wait, queries_boards.leaderboard, variant, room,
-                      period, _key(period, key), page, size)  # fmt: skip
+                      period, key, page, size)  # fmt: skip
 
 
 @router.get("/stats/{variant}", summary="A variant's players by a statistic, most first")

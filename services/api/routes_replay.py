@@ -23,8 +23,8 @@ from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
-from events.envelope import RecordedEvent
-from events.hashchain import find_break, parse_head
+from events.envelope import ID_IN_PATH_PATTERN, MAX_ID_CHARS, RecordedEvent
+from events.hashchain import HEAD_PATTERN, find_break, parse_head
 from events.limits import MAX_HAND_NUMBER, MAX_PAGE
 from events.store.base import CorruptRowError, SeedError
 from readmodels import points_queries
@@ -42,7 +42,8 @@ from services.tables.verify import Verification, verify_table
 HERE = FilePath(__file__).parent
 router = APIRouter(tags=["replay"], responses={401: PROBLEM_SCHEMA, 403: PROBLEM_SCHEMA})
 HandNumber = Annotated[int, Path(ge=1, le=MAX_HAND_NUMBER, description="The hand, from 1")]
-Head = Annotated[str | None, Query(max_length=80, description="A published head, [VERSION:]HASH")]
+Head = Annotated[str | None, Query(max_length=80, pattern=HEAD_PATTERN,
+                                   description="A published head, [VERSION:]HASH")]  # fmt: skip
 
 
 async def operator_key(credentials: Credentials, ctx: Ctx) -> None:
@@ -179,18 +180,22 @@ def attachment(filename: str) -> str:
     return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
-Player = Annotated[str | None, Query(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$")]
-TableQuery = Annotated[str | None, Query(min_length=1, max_length=128, pattern=r"^[^\s/]+$")]
+Player = Annotated[str | None, Query(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$")]
+TableQuery = Annotated[str | None, Query(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_IN_PATH_PATTERN)]
 
 
 @router.get("/v1/ops/replay/search", dependencies=[OperatorKey],
             summary="A player's hands (from the points history), or a table by id")  # fmt: skip
 async def search(ctx: Ctx, player: Player = None, table: TableQuery = None,
                  page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1) -> dict[str, Any]:  # fmt: skip
-    if (player is None) == (table is None):
-        raise Problem(422, "Invalid search", "search by one of ?player= or ?table=")
+    # each parameter narrows the search (a document cannot say "exactly one of"): none finds
+    # nothing, both the table if the player sat at it
+    if player is None and table is None:
+        return {"tables": []}
     if table is not None:
         found = await run_in_threadpool(_table, ctx, table, None)
+        if player is not None and player not in found["players"]:
+            return {"tables": []}
         return {"tables": [{k: found[k] for k in ("table_id", "variant", "players", "hands")}]}
     lines = await read(ctx, POINTS, None, 0, points_queries.history, player, page, 50)
     hands = [{"table_id": line.table_id, "variant": line.variant, "hand": line.hand_number,

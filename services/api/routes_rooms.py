@@ -18,11 +18,14 @@ unless said):
 - ``POST /v1/players/{player}/points`` body ``{"amount", "kind": grant|top_up|correction,
   "reason"}`` with ``Idempotency-Key`` (the change's id: sent twice, recorded once).
 
-A refusal is a problem document with a ``code`` and the facts it rests on: ``below_minimum``
+A refusal is a problem document whose ``type`` is ``/problems/<code with dashes>`` (as a
+table command's, ``answers``), with the ``code`` and the facts it rests on: ``below_minimum``
 (403, ``minimum_points`` and ``points``), ``seated_elsewhere`` (409, the ``table_id`` to return
 to), ``table_full``, ``not_seated``, ``table_started`` (409, ``table_id``),
 ``idempotency_key_in_use`` (422: the key already names another change by this API key),
-``room_not_found`` (404), ``invalid_input`` (422); ``busy``,
+``room_not_found`` (404), ``invalid_input`` (422), ``position_not_reached`` (409: a
+``min_position`` no write has yet), ``insufficient_points`` (409: a correction taking back more
+than the player has); ``busy``,
 ``table_not_started`` and ``read_model_behind`` (503) may be sent again as they were.
 """
 
@@ -32,7 +35,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from events import limits
@@ -40,11 +43,13 @@ from events.envelope import InvalidIdError
 from events.store.base import CommandConflictError
 from readmodels.queries import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, ReadModelBehind
 from readmodels.queries_tables import WaitingTable, waiting_tables
-from services.accounts import AdjustmentError, adjust_points
+from services.accounts import AdjustmentBusy, AdjustmentConflict, AdjustmentError, adjust_points
+from services.api.answers import problem_type
 from services.api.auth import Ctx, TablesKey
+from services.api.bodies import JsonBool, JsonInt, Seconds
 from services.api.commands import CommandIdHeader
 from services.api.context import ApiContext
-from services.api.problems import MEDIA_TYPE
+from services.api.problems import MEDIA_TYPE, PROBLEM_REF
 from services.rooms.room import RoomRefused, RoomState
 from services.rooms.service import RoomBusy, RoomService
 from services.rooms.starter import TableNotStarted
@@ -70,22 +75,30 @@ POINTS_EXAMPLE = {"grant": {"value": {"amount": 500, "kind": "grant", "reason": 
 STATUS = {"room_not_found": 404, "below_minimum": 403, "invalid_input": 422, "busy": 503,
           "idempotency_key_in_use": 422,
           "table_not_started": 503, "read_model_behind": 503}  # fmt: skip
-REFUSED: dict[int | str, dict[str, Any]] = {
-    status: {"description": "Refused, with a code", "content": {MEDIA_TYPE: {}}}
-    for status in (403, 404, 409, 422, 503)
-}
+def _refused(status: int) -> dict[str, Any]:
+    codes = [c for c in (*STATUS, *OTHER_CODES) if STATUS.get(c, 409) == status]
+    types = ", ".join(f"`{problem_type(c)}`" for c in codes)
+    return {"description": f"Refused, with its code: {types}",
+            "content": {MEDIA_TYPE: {"schema": PROBLEM_REF}}}
+
+
+OTHER_CODES = ("seated_elsewhere", "table_full", "not_seated", "table_started",
+               "position_not_reached", "insufficient_points")  # fmt: skip
+"""The refusals' codes answered 409 (``STATUS`` names the others)."""
+REFUSED: dict[int | str, dict[str, Any]] = {status: _refused(status) for status in (403, 404, 409, 422, 503)}
 
 
 class RoomSettings(BaseModel):
     """A room's settings: its variant, 底注, the 积分 a player needs, and seconds per turn and
     per claim window (the variant's own when left out); options switch the variant's rules."""
 
+    # strict: a boolean is not a number (``minimum_points: false`` was stored as 0), nor 1.0
     variant: str = Field(min_length=1, max_length=32, examples=["harbin"])
-    base_stake: int = Field(default=1, ge=1, le=limits.MAX_BASE_STAKE, description="底注")
-    minimum_points: int = Field(default=0, ge=-MAX_POINTS, le=MAX_POINTS)
-    turn_seconds: int | None = Field(default=None, ge=1, le=limits.MAX_WAIT_SECONDS)
-    claim_seconds: int | None = Field(default=None, ge=1, le=limits.MAX_WAIT_SECONDS)
-    options: dict[str, bool] = Field(default_factory=dict, max_length=limits.MAX_OPTIONS)
+    base_stake: JsonInt = Field(default=1, ge=1, le=limits.MAX_BASE_STAKE, description="底注")
+    minimum_points: JsonInt = Field(default=0, ge=-MAX_POINTS, le=MAX_POINTS)
+    turn_seconds: Seconds | None = None
+    claim_seconds: Seconds | None = None
+    options: dict[str, JsonBool] = Field(default_factory=dict, max_length=limits.MAX_OPTIONS)
 
 
 class RoomView(BaseModel):
@@ -113,7 +126,14 @@ class Seating(BaseModel):
 
 
 class PointsChange(BaseModel):
-    amount: int = Field(ge=-MAX_ADJUSTMENT, le=MAX_ADJUSTMENT, description="Not 0")
+    """A grant or a top-up adds points (an amount above 0); a correction adds or takes back."""
+
+    model_config = ConfigDict(json_schema_extra={"oneOf": [
+        {"properties": {"kind": {"enum": ["grant", "top_up"]}, "amount": {"minimum": 1}}},
+        {"properties": {"kind": {"const": "correction"}}, "required": ["kind"]},
+    ]})  # fmt: skip
+    amount: JsonInt = Field(ge=-MAX_ADJUSTMENT, le=MAX_ADJUSTMENT, description="Not 0",
+                            json_schema_extra={"not": {"const": 0}})  # 0 changes nothing
     kind: Literal["grant", "top_up", "correction"] = "grant"
     reason: str = Field(default="", max_length=200)
 
@@ -128,7 +148,7 @@ class PointsChanged(BaseModel):
 
 def refusal(code: str, reason: str, **facts: Any) -> JSONResponse:
     status = STATUS.get(code, 409)
-    body = {"type": f"urn:paiju:rooms:{code}", "title": code.replace("_", " "), "status": status,
+    body = {"type": problem_type(code), "title": code.replace("_", " "), "status": status,
             "detail": reason, "code": code, **facts}  # fmt: skip
     again = {"Retry-After": "1"} if status == 503 else None  # busy: the same request again
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=again)
@@ -196,8 +216,8 @@ async def list_rooms(
 ) -> Any:  # fmt: skip
     last = await run_in_threadpool(lambda: ctx.store.last_position())  # type: ignore[attr-defined]
     if min_position is not None and min_position > last:
-        return refusal("invalid_input", f"min_position {min_position} is beyond the store's last "
-                       f"position {last}: no write has it")  # fmt: skip
+        return refusal("position_not_reached", f"min_position {min_position} is beyond the"
+                       f" store's last position {last}: no write has it")  # fmt: skip
     try:
         return await run_in_threadpool(
             lambda: waiting_tables(ctx.read_models(), room, page, size, min_position=min_position,
@@ -225,6 +245,10 @@ async def change_points(player: PlayerId, change: Annotated[PointsChange, Body(o
             lambda: adjust_points(ctx.store, player, change.amount, change.kind,
                                   reason=change.reason,
                                   command_id=client_command_id(Sender.api_key(key.key_id), command_id)))  # fmt: skip
+    except AdjustmentConflict as error:
+        return refusal("insufficient_points", str(error))
+    except AdjustmentBusy as error:
+        return refusal("busy", str(error))
     except AdjustmentError as error:
         return refusal("invalid_input", str(error))
     except CommandConflictError as error:

@@ -9,17 +9,12 @@ from fastapi import APIRouter, Body, Path, Query, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from events.envelope import Actor
+from events.envelope import ID_PATTERN, MAX_ID_CHARS, Actor
 from events.outcomes import RequestStore
+from services.api.answers import answer, outcome_resource_schema, outcome_schema
 from services.api.auth import Credentials, Ctx, Token, for_seat, for_table, table_token, verify_key
-from services.api.commands import (
-    CommandIdHeader,
-    IfMatch,
-    answer,
-    dispatch,
-    options_after,
-    outcome_schema,
-)
+from services.api.bodies import strict_command
+from services.api.commands import CommandIdHeader, IfMatch, dispatch, options_after
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.routes_platform import SeatNumber
@@ -32,7 +27,7 @@ from services.tables.command_ids import Sender, client_command_id
 from services.tables.runner import parse_command
 
 router = APIRouter(prefix="/v1", tags=["seats"])
-CommandId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^\S+$",
+CommandId = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN,
                                 description="The Idempotency-Key the command was sent under "
                                             "(a '/' in it may be sent as is or as %2F)")]  # fmt: skip
 
@@ -51,6 +46,9 @@ async def give_command(
     command = parse_command(body)
     if isinstance(command, str):
         raise Problem(422, "Not a command", command)
+    strictly = strict_command(body)  # what the document says: a seat is 2, not true
+    if strictly is not None:
+        raise Problem(422, "Not a command", f"not a valid {body['command']!r} command: {strictly}")
     name = type(command).model_fields["command"].default
     if command.issued_by != "seat":
         raise Problem(403, "Not a seat's command",
@@ -72,7 +70,8 @@ def _sender(token: TableToken) -> Sender:
 
 
 # ``:path``: the key may hold "/" (the demo's do), and %2F is decoded before routing
-@router.get("/commands/{command_id:path}", responses=outcome_schema(), summary="A command's outcome")
+@router.get("/commands/{command_id:path}", responses=outcome_resource_schema(),
+            summary="A command's outcome (200 whatever it is: accepted or refused)")  # fmt: skip
 async def command_outcome(
     command_id: CommandId,
     credentials: Credentials,
@@ -96,7 +95,8 @@ async def command_outcome(
     if outcome is None and not await run_in_threadpool(_was_sent, ctx, stored_id):
         raise Problem(404, "No such command",
                       f"you sent no command under Idempotency-Key {command_id!r}")  # fmt: skip
-    return answer(outcome, command_id, await options_after(ctx, sender, outcome))
+    return answer(outcome, command_id, await options_after(ctx, sender, outcome),
+                  refusal_in_status=False)  # the outcome resource exists: 200 (answers)
 
 
 def _was_sent(ctx: ApiContext, stored_id: str) -> bool:

@@ -8,8 +8,9 @@ import json
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from services.api.answers import problem_type
 from services.api.context import ApiContext
-from services.api.problems import Problem
+from services.api.problems import MEDIA_TYPE, Problem
 from services.api.routes_rooms import rooms_of
 from services.rooms.platform import PlatformSeating
 from services.rooms.room import RoomRefused
@@ -25,15 +26,19 @@ async def hold_players(ctx: ApiContext, command: OpenTable) -> None:
         await run_in_threadpool(seating.seat, command.table_id, command.players)
     except RoomRefused as refused:
         raise Problem(409, "Seated elsewhere", refused.reason,
-                      extensions={"code": refused.code, **refused.facts}) from None  # fmt: skip
+                      extensions={"type": problem_type(refused.code), "code": refused.code,
+                                  **refused.facts}) from None  # fmt: skip
     except RoomBusy as busy:
-        raise Problem(503, "Busy", str(busy), {"Retry-After": "1"}, {"code": "busy"}) from None
+        raise Problem(503, "Busy", str(busy), {"Retry-After": "1"},
+                      {"type": problem_type("busy"), "code": "busy"}) from None
 
 
 async def released_if_refused(ctx: ApiContext, command: OpenTable,
                               answer: JSONResponse) -> JSONResponse:  # fmt: skip
-    """``answer``, once the players are released if it is the table's refusal to open."""
-    if answer.status_code == 200 and json.loads(bytes(answer.body)).get("status") == "refused":
+    """``answer``, once the players are released if it is the table's refusal to open (a
+    problem document with the refused outcome)."""
+    refused = answer.media_type == MEDIA_TYPE and "outcome" in json.loads(bytes(answer.body))
+    if refused:
         seating = PlatformSeating(rooms_of(ctx))
         await run_in_threadpool(seating.release_unopened, command.table_id, command.players)
     return answer

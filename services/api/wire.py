@@ -20,9 +20,40 @@ class Queued(BaseModel):
     outcome_url: str
 
 
+STATUS_OF_CODE = {
+    "refused_by_rules": 409,
+    "stale_version": 412,
+    "invalid_input": 422,
+    "invalid_command": 422,
+    "invalid_id": 422,
+    "command_id_reused": 422,
+    "table_busy": 503,
+}
+"""A refusal's code -> the HTTP status that says what happened (an unknown code: 409)."""
+
+
+def problem_type(code: str) -> str:
+    """``/problems/refused-by-rules``: a relative URI naming the refusal's kind."""
+    return "/problems/" + code.replace("_", "-")
+
+
 class CommandAnswer(CommandOutcome):
     """The outcome and, for a seat's own command, what that seat may do next."""
 
+    options: SeatOptions | None = None
+
+
+class CommandRefusal(BaseModel):
+    """A refused command (RFC 9457): ``type`` names the refusal's kind
+    (``/problems/refused-by-rules``, ``/problems/stale-version``, ...), ``detail`` its reason,
+    ``outcome`` the outcome as ``GET /v1/commands/{key}`` shows it (``command_id`` the
+    sender's key), and ``options`` the seat's next options (absent for a platform's command)."""
+
+    type: str = Field(examples=[problem_type(code) for code in STATUS_OF_CODE])
+    title: str
+    status: int
+    detail: str
+    outcome: CommandOutcome
     options: SeatOptions | None = None
 
 

@@ -10,7 +10,8 @@ from urllib.parse import unquote
 import httpx
 
 from events.outcomes import CommandOutcome
-from services.api.wire import CommandAnswer, Queued, SeatOptions
+from services.api.wire import CommandAnswer, Queued
+from services.tables.options import SeatOptions
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 

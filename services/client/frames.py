@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.outcomes import CommandOutcome
-from services.api.wire import SeatOptions
+from services.tables.options import SeatOptions
 
 
 @dataclass(frozen=True)

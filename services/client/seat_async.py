@@ -11,7 +11,6 @@ from typing import Any
 import httpx
 from httpx_sse import aconnect_sse
 
-from services.api.wire import SeatOptions
 from services.client.answers import Accepted, Answer, Pending, Refused, answer_of, problem_of
 from services.client.calls import (
     RETRIED,
@@ -26,6 +25,7 @@ from services.client.calls import (
 )
 from services.client.frames import EventFrame, Frame, frame_of
 from services.rules.table.commands import Command
+from services.tables.options import SeatOptions
 
 
 class AsyncSeat:

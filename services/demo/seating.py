@@ -87,15 +87,26 @@ def checked(response: httpx.Response, what: str, refusal_is_error: bool = True) 
         body: dict[str, Any] = response.json()
     except ValueError:
         body = {"detail": response.text[:200]}
+    if response.status_code >= 400 and isinstance(body.get("outcome"), dict):
+        # a command's refusal (409, 412, 422, 503 as its code says): its outcome and options
+        refused = refused_outcome(body)
+        if refusal_is_error:
+            raise DemoRefused(f"{what}: {response.status_code} refused ({refused.get('code')}):"
+                              f" {refused.get('reason')}")  # fmt: skip
+        return refused
     in_flight = response.status_code == 409 and body.get("title") == "Command in flight"
     if response.status_code == 429 or response.status_code >= 500 or in_flight:
         raise TryLater(f"{what}: {response.status_code} {body.get('detail') or body}",
                        retry_after_of(response))  # fmt: skip
     if response.status_code >= 400:
         raise DemoRefused(f"{what}: {response.status_code} {body.get('detail') or body}")
-    if refusal_is_error and body.get("status") == "refused":
-        raise DemoRefused(f"{what}: refused ({body.get('code')}): {body.get('reason')}")
     return body
+
+
+def refused_outcome(problem: dict[str, Any]) -> dict[str, Any]:
+    """A command's refusal (a problem document whose ``outcome`` is the refused outcome, with
+    the seat's ``options``) read as the outcome with its options, the shape of a 200."""
+    return {**problem["outcome"], "options": problem.get("options")}
 
 
 def retry_after_of(response: httpx.Response) -> float | None:

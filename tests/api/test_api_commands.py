@@ -1,4 +1,5 @@
-"""A seat's commands over HTTP: accepted or refused with a code, idempotent by their key,
+"""A seat's commands over HTTP: accepted, or refused in the status line with the outcome and
+its code (409, 412, ...: ``services.api.answers``), idempotent by their key,
 guarded by If-Match, queued when the workers are slow; and errors as problem documents."""
 
 from __future__ import annotations
@@ -27,17 +28,26 @@ async def test_a_legal_discard_is_accepted_with_the_versions_it_recorded(client:
     assert body["last_version"] == api.ctx.store.stream_version(table.table_id)
 
 
-async def test_an_illegal_move_is_refused_with_a_code_and_the_reason(client: httpx.AsyncClient, api: Api) -> None:
+async def test_a_refused_discard_answers_409_with_its_outcome_and_options(client: httpx.AsyncClient, api: Api) -> None:
     table = await open_dealt_table(client, api.key)
     seat, _ = await turn_and_discard(client, table)
     other = (seat + 1) % 4
+    key = new_id("c")
     answer = await client.post(f"/v1/tables/{table.table_id}/commands",
                                json={"command": "discard_tile", "seat": other, "tile": "1m"},
-                               headers={**table.seat(other), "Idempotency-Key": new_id("c")})  # fmt: skip
-    assert answer.status_code == 200
-    body = answer.json()
-    assert (body["status"], body["code"]) == ("refused", "refused_by_rules")
-    assert body["reason"]
+                               headers={**table.seat(other), "Idempotency-Key": key})  # fmt: skip
+    assert answer.status_code == 409, answer.text
+    assert answer.headers["content-type"] == "application/problem+json"
+    problem = answer.json()
+    assert (problem["type"], problem["status"]) == ("/problems/refused-by-rules", 409)
+    outcome = problem["outcome"]
+    assert (outcome["status"], outcome["code"], outcome["command_id"]) == ("refused", "refused_by_rules", key)
+    assert problem["detail"] == outcome["reason"] and outcome["reason"]
+    assert problem["options"]["version"] == api.ctx.store.stream_version(table.table_id)
+    # the outcome as the outcome resource shows it (200: it exists, whatever it is)
+    read = await client.get(f"/v1/commands/{key}", headers=table.seat(other))
+    assert read.status_code == 200
+    assert {k: v for k, v in read.json().items() if k != "options"} == outcome
 
 
 async def test_the_same_idempotency_key_is_answered_with_the_first_outcome(client: httpx.AsyncClient, api: Api) -> None:
@@ -68,20 +78,23 @@ async def test_another_seats_idempotency_key_names_a_command_of_its_own(
     answer = await client.post(f"/v1/tables/{table.table_id}/commands",
                                json={"command": "discard_tile", "seat": other, "tile": "1m"},
                                headers={**table.seat(other), "Idempotency-Key": command_id})  # fmt: skip
-    assert answer.status_code == 200
-    outcome = answer.json()  # its own command, refused on its own terms, not the first seat's
+    assert answer.status_code == 409, answer.text
+    outcome = answer.json()["outcome"]  # its own command, refused on its own terms, not the first seat's
     assert (outcome["status"], outcome["actor_seat"], outcome["command_id"]) == (
         "refused", other, command_id)
 
 
-async def test_a_stale_if_match_is_refused_as_a_stale_version(client: httpx.AsyncClient, api: Api) -> None:
+async def test_a_stale_if_match_answers_412_with_its_outcome(client: httpx.AsyncClient, api: Api) -> None:
     table = await open_dealt_table(client, api.key)
     seat, discard = await turn_and_discard(client, table)
     version = api.ctx.store.stream_version(table.table_id)
     answer = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
                                headers={**table.seat(seat), "Idempotency-Key": new_id("c"),
                                         "If-Match": f'"{version - 1}"'})  # fmt: skip
-    assert (answer.json()["status"], answer.json()["code"]) == ("refused", "stale_version")
+    assert answer.status_code == 412, answer.text
+    assert answer.json()["type"] == "/problems/stale-version"
+    assert (answer.json()["outcome"]["status"], answer.json()["outcome"]["code"]) == ("refused", "stale_version")
+    assert answer.json()["options"]["version"] == version
     current = await client.post(f"/v1/tables/{table.table_id}/commands", json=discard,
                                 headers={**table.seat(seat), "Idempotency-Key": new_id("c"),
                                          "If-Match": f'"{version}"'})  # fmt: skip

@@ -1,32 +1,34 @@
-"""schemathesis over the OpenAPI document: every route the app has when the test runs (the
-endless live streams excepted: they cannot end in process), with data that fits the document
-and data that does not, under credentials that get past auth (a key with every scope, the
-seat's token, an operator's) and some that do not. No answer may be a 5xx, and every answer
-must match the document: status, content type, headers and body schema."""
+"""schemathesis over the OpenAPI document, with all its checks (``fuzz_kit.all_checks``):
+every route the app has when the test runs (the endless live streams excepted: they cannot
+end in process), with data that fits the document and data that does not, under credentials
+that get past auth (a key with every scope, the seat's token, an operator's) and some that do
+not. Two phases: its coverage phase (each boundary of the document, a required header left
+out, a method the route has not: deterministic, a sample of each route's cases) and its
+fuzzing phase (derandomized). No answer may be a 5xx; every answer matches the document
+(status, content type, headers, body); data that fits it is accepted, data that does not is
+refused; a route that needs credentials refuses a request without them or with forged ones."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import schemathesis
-from api_kit import Api, Table, open_dealt_table_sync, platform_headers, table_body
+from api_kit import Api, open_dealt_table_sync, platform_headers
 from fastapi import FastAPI
+from fuzz_kit import Credentials, all_checks, best, send, streams
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
-from schemathesis.checks import not_a_server_error
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation.drivers import CoverageGenerator
+from schemathesis.generation.feedback import FeedbackSources
+from schemathesis.generation.meta import CoverageScenario
 from schemathesis.generation.modes import GenerationMode
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
+from schemathesis.generation.overrides import Override
 from starlette.testclient import TestClient
 
 from readmodels import catalog
@@ -34,19 +36,6 @@ from readmodels.runner import Projector
 from services.api.app import create_api
 from services.api.keys import SCOPES
 
-
-@schemathesis.check
-def no_server_fault(ctx: Any, response: Any, case: Any) -> bool | None:
-    """No 5xx, but a documented 503 with Retry-After ("the read model is behind the position
-    you asked for") is an answer, not a fault."""
-    documented = str(response.status_code) in case.operation.definition.raw.get("responses", {})
-    if response.status_code == 503 and documented and "retry-after" in response.headers:
-        return None
-    return not_a_server_error(ctx, response, case)
-
-
-CHECKS = [no_server_fault, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance]  # fmt: skip
 CASES = 700
 """Cases in all, shared by the operations and the two modes."""
 BUDGET_SECONDS = 45.0
@@ -54,19 +43,6 @@ BUDGET_SECONDS = 45.0
 ``FLOOR`` of data that fits the document (so that how many routes answered a success does not
 depend on the machine's load: the cases are derandomized) and 3 of data that does not."""
 FLOOR = {GenerationMode.POSITIVE: 10, GenerationMode.NEGATIVE: 3}
-
-
-@dataclass
-class Credentials:
-    key: str
-    table: Table
-    operator: str
-
-    def for_case(self, choice: str, path: dict[str, Any]) -> str | None:
-        seat = path.get("seat")
-        seat = seat if isinstance(seat, int) and 0 <= seat <= 3 else 0
-        return {"key": self.key, "seat": self.table.tokens[seat], "operator": self.operator,
-                "none": None}[choice]  # fmt: skip
 
 
 @asynccontextmanager
@@ -98,29 +74,12 @@ def fuzzed(api: Api) -> Iterator[tuple[FastAPI, Credentials]]:
     yield app, Credentials(key, table, operator)
 
 
-def _streams(operation: Any) -> bool:
-    responses = operation.definition.raw.get("responses", {})
-    return any("text/event-stream" in r.get("content", {}) for r in responses.values())
-
-
-def _best(path: str) -> str:
-    """The credential a route most likely wants: a seat's routes a token, the rest (a replay
-    of a seat's view too: support's, not the seat's) a key."""
-    seats = ("{seat}" in path and not path.startswith("/v1/ops/")) or path.endswith("/view")
-    return "seat" if seats or "/commands/" in path else "key"
-
-
-def _known(name: str, table: Table) -> Any:
-    players = table_body(table.table_id)["players"]
-    return {"table_id": table.table_id, "player": players[1], "variant": "harbin",
-            "hand": 1}.get(name)  # fmt: skip
-
-
 def test_no_route_answers_5xx_or_outside_its_schema(fuzzed: tuple[FastAPI, Credentials]) -> None:
     app, credentials = fuzzed
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+    all_checks(schema)
     operations = [r.ok() for r in schema.get_all_operations()]
-    fuzzed_ones = [op for op in operations if not _streams(op)]
+    fuzzed_ones = [op for op in operations if not streams(op)]
     assert len(fuzzed_ones) >= 10 and len(fuzzed_ones) < len(operations)
     runs = [(op, mode) for op in fuzzed_ones
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)]  # fmt: skip
@@ -151,33 +110,64 @@ def test_no_route_answers_5xx_or_outside_its_schema(fuzzed: tuple[FastAPI, Crede
 
 def _fuzz(operation: Any, mode: GenerationMode, credentials: Credentials, examples: int,
           answered: dict[str, set[int]]) -> None:  # fmt: skip
-    best = _best(operation.path)
-    parameters = operation.definition.raw.get("parameters", [])
-    waits = {p["name"] for p in parameters if p.get("in") == "query" and p["name"] == "wait"}
-    choice = st.sampled_from([best, best, best, "key", "seat", "operator", "none"])
+    likely = best(operation.path)
+    choice = st.sampled_from([likely, likely, likely, "key", "seat", "operator", "none"])
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
               phases=[Phase.explicit, Phase.generate],
               suppress_health_check=list(HealthCheck))  # fmt: skip
     @given(case=operation.as_strategy(generation_mode=mode), who=choice, known=st.booleans())
     def run(case: Any, who: str, known: bool) -> None:
-        path = case.path_parameters or {}
-        for name in path:
-            value = _known(name, credentials.table)
-            if known and value is not None:
-                path[name] = value
-        if "wait" in waits:  # awaiting what never comes would only spend the budget
-            case.query = {**(case.query or {}), "wait": 0}
-        raw = credentials.for_case(who, path)
-        headers = dict(case.headers or {})
-        headers.pop("Authorization", None)
-        if raw is not None:
-            headers["Authorization"] = f"Bearer {raw}"
-        case.headers = headers
-        response = case.call_and_validate(checks=CHECKS)
+        response = send(case, credentials, who, known)
         answered.setdefault(operation.label, set()).add(response.status_code)
 
     run()
+
+
+COVERAGE_PER_ROUTE = 60
+"""Coverage cases sent per route, beside every case that leaves out a required header or
+sends a method the route has not (the checks only that phase runs): the first of each route's
+deterministic list, which opens with its boundaries (the coverage phase has 2,679 in all)."""
+
+
+def test_every_route_answers_the_coverage_phase_as_its_document_says(
+    fuzzed: tuple[FastAPI, Credentials],
+) -> None:
+    app, credentials = fuzzed
+    schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+    all_checks(schema)
+    failures: list[str] = []
+    started, sent = time.monotonic(), 0
+    for operation in [r.ok() for r in schema.get_all_operations()]:
+        if streams(operation):
+            continue
+        for case in _coverage(schema, operation):
+            sent += 1
+            try:
+                send(case, credentials, best(operation.path), known=True)
+            except (Exception, BaseExceptionGroup) as error:  # the others still run
+                failures.append(f"{operation.label}: {str(error)[:1500]}")
+    print(f"{sent} coverage cases in {time.monotonic() - started:.1f} s")
+    assert not failures, "\n\n".join(failures[:30])
+
+
+def _coverage(schema: Any, operation: Any) -> list[Any]:
+    """The route's coverage cases to send: those of the checks only this phase runs, and the
+    first ``COVERAGE_PER_ROUTE`` of the rest."""
+    generator = CoverageGenerator(
+        operation=operation, generation_modes=list(GenerationMode),
+        generation_config=schema.config.generation_for(operation=operation, phase="coverage"),
+        auth_storage=None, override=Override(query={}, headers={}, cookies={}, path_parameters={}, body={}),
+        feedback=FeedbackSources())  # fmt: skip
+    special, rest = [], []
+    for case in generator:
+        data = case.meta.phase.data
+        header_left_out = (data.scenario == CoverageScenario.MISSING_PARAMETER
+                           and data.parameter_location == ParameterLocation.HEADER)  # fmt: skip
+        other_method = data.scenario == CoverageScenario.UNSPECIFIED_HTTP_METHOD
+        (special if header_left_out or other_method else rest).append(case)
+    assert special or operation.method.upper() != "POST", operation.label  # some are looked at
+    return special + rest[:COVERAGE_PER_ROUTE]
 
 
 def test_every_route_documents_the_problems_any_route_may_answer(

@@ -104,8 +104,20 @@ async def test_a_bad_period_key_is_refused_with_its_shape(
     client: httpx.AsyncClient, reads_key: dict[str, str]
 ) -> None:
     found = await client.get("/v1/reads/leaderboards/harbin", headers=reads_key,
-                             params={"period": "week", "key": "2026-12-02"})  # fmt: skip
-    assert found.status_code == 422 and "2026-W49" in found.json()["detail"], found.text
+                             params={"key": "2026-12"})  # fmt: skip
+    assert found.status_code == 422 and "key: String should match pattern" in found.json()["detail"]
+
+
+async def test_a_key_names_its_boards_period_whatever_the_period_says(
+    client: httpx.AsyncClient, reads_key: dict[str, str]
+) -> None:
+    """The document cannot say "a week's key with period=week": a key names its period."""
+    as_day = await client.get("/v1/reads/leaderboards/harbin", headers=reads_key,
+                              params={"period": "week", "key": "2026-12-02"})  # fmt: skip
+    day = await client.get("/v1/reads/leaderboards/harbin", headers=reads_key,
+                           params={"period": "day", "key": "2026-12-02"})  # fmt: skip
+    assert as_day.status_code == 200, as_day.text
+    assert as_day.json()["items"] == day.json()["items"]
 
 
 async def test_a_read_model_behind_min_position_is_a_503_then_reads_the_write(
@@ -129,7 +141,7 @@ async def test_a_min_position_beyond_the_stores_last_is_refused_at_once(
     head = api.ctx.store.last_position()  # type: ignore[attr-defined]
     found = await client.get("/v1/reads/players/ann/points", headers=reads_key,
                              params={"min_position": head + 1, "wait": 10})  # fmt: skip
-    assert found.status_code == 422 and f"last position {head}" in found.json()["detail"]
+    assert found.status_code == 409 and f"last position {head}" in found.json()["detail"]
 
 
 async def test_a_key_without_the_reads_scope_is_refused(

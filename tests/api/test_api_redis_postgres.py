@@ -81,4 +81,5 @@ def test_a_table_plays_over_http_through_a_worker_process_on_redis_and_postgresq
         other = (seat + 1) % 4
         refused = http.post(f"/v1/tables/{table.table_id}/commands", json={"command": "raise_wild_pair", "seat": other},
                             headers={**table.seat(other), "Idempotency-Key": new_id("c")})  # fmt: skip
-        assert (refused.json()["status"], refused.json()["code"]) == ("refused", "refused_by_rules")
+        assert refused.status_code == 409, refused.text
+        assert (refused.json()["outcome"]["status"], refused.json()["outcome"]["code"]) == ("refused", "refused_by_rules")

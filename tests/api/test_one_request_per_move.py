@@ -106,8 +106,10 @@ def test_a_refused_commands_answer_brings_the_options_at_the_tables_version(api:
     table = open_dealt_table_sync(http, api.key)
     seat, command = a_discard(http, table)
     version = api.ctx.store.stream_version(table.table_id)
-    stale = discard(http, table, seat, command, version - 1).json()
-    assert stale["status"] == "refused"
+    answer = discard(http, table, seat, command, version - 1)
+    assert answer.status_code == 412, answer.text
+    stale = answer.json()
+    assert stale["outcome"]["status"] == "refused"
     assert stale["options"]["version"] >= version
     assert_as_the_table_was(api, table, seat, stale["options"], stale["options"]["view"])
 

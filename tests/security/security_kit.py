@@ -194,7 +194,10 @@ def workers_stopped(served: Served) -> Iterator[None]:
 def outcome_of(answer: httpx.Response) -> dict[str, Any]:
     """The recorded outcome of an answer, without the seat's options: those are what the seat
     may do *now*, so a later copy of the answer names later options once the table moved on
-    (the dealer's clock runs while the test waits)."""
+    (the dealer's clock runs while the test waits). A refusal's problem document (409, 412,
+    ...) carries it as its ``outcome``; a 200 (accepted, or the outcome resource) is it."""
     body = dict(answer.json())
+    if isinstance(body.get("outcome"), dict):
+        return dict(body["outcome"])
     body.pop("options", None)
     return body

@@ -20,7 +20,7 @@ from services.rules.events.types import Seat
 
 PlayerId = str
 ROOM_ID_PATTERN = r"^[A-Za-z0-9_-]{1,48}$"
-PLAYER_ID_PATTERN = r"^[^\s/\x00-\x1f\x7f]{1,32}$"
+PLAYER_ID_PATTERN = r"^[^\s/\x00-\x1f\x7f-\x9f]{1,32}$"
 
 
 @registry.register
