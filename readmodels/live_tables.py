@@ -21,7 +21,7 @@ events (``tests/projections/test_live_tables.py`` holds the two to agree over pl
 - a dropped seat's reconnect grace runs from its drop, or from the deal of a later hand.
 
 A table is listed (``live``) from ``table_opened`` and from each new series' first deal until
-its series ends (``series_ended``) or 网管解散 (``table_dissolved``).
+its series ends (``series_ended``), 网管解散 (``table_dissolved``) or 关桌 (``table_closed``: for good).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ LIVE = TableSpec(
         ("base_stake", "int"),
         ("timing", "json"),
         ("live", "int"),
-        ("status", "text"),  # opened | playing | between_hands | ended | dissolved
+        ("status", "text"),  # opened | playing | between_hands | ended | dissolved | closed
         ("series_number", "int"),
         ("hand_number", "int"),
         ("dealer", "int"),
@@ -65,6 +65,7 @@ LIVE = TableSpec(
 KEEPS_WAIT = frozenset({
     "claim_answered", "autoplay_requested", "autoplay_cancelled", "seat_disconnected",
     "seat_reconnected", "seat_left", "wait_timed_out", "seat_autoplayed", "penalty_adjudicated",
+    "table_close_requested",
 })  # fmt: skip
 PRESENT: dict[str, Any] = {"autoplay": None, "connected": True, "left": False,
                            "dropped_at": None, "grace_over": False}  # fmt: skip
@@ -88,7 +89,8 @@ def opened_row(event: RecordedEvent) -> dict[str, Any]:
 
 class LiveTables:
     name: ClassVar[str] = "live_tables"
-    code_version: ClassVar[int] = 2  # 2: a claim window's seats no longer drop those who answered
+    # 2: a claim window's seats no longer drop those who answered; 3: 关桌 (table_closed)
+    code_version: ClassVar[int] = 3
     tables: ClassVar[tuple[TableSpec, ...]] = (LIVE,)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -129,6 +131,9 @@ class LiveTables:
             play["phase"] = ""
         elif kind in ("series_ended", "table_dissolved"):
             self._ended(row, event)
+        elif kind == "table_closed":
+            row.update(live=0, status="closed")
+            play["phase"] = ""
         else:
             self._presence(seats, play, kind, p, at)
 

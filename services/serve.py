@@ -87,7 +87,8 @@ class Embedded:
         if self.demo_tables:
             if self.api is None:
                 raise ValueError("the demo plays over the API: start it with the API")
-            made = self.api.ctx.keys.create(["tables", "tokens"], "paiju serve --demo")
+            # operator: at its end the demo dissolves its tables' hands in play (demo.closing)
+            made = self.api.ctx.keys.create(["tables", "tokens", "operator"], "paiju serve --demo")
             self.demo_key = made.key.key_id
             self.demo = HttpDemo(self.api.address, made.token, demo_plan(self), self.out)
             self._thread("demo", self._play_demo)
@@ -166,7 +167,7 @@ def demo_plan(service: Embedded) -> Plan:
 
     timing = {**TIMING, **service.settings.default_timing()}  # PAIJU_TURN_SECONDS and friends
     return Plan(tables=service.demo_tables, hands=service.demo_hands, pace=service.demo_pace,
-                idle_seat=service.demo_idle_seat, timing=timing)  # fmt: skip
+                idle_seat=service.demo_idle_seat, timing=timing, close_at_end=True)  # fmt: skip
 
 
 def parts(

@@ -26,6 +26,7 @@ from services.api import (
     routes_rulings,
     routes_seats,
     routes_stream,
+    routes_table_life,
 )
 from services.api.context import ApiContext
 from services.api.limits import RateLimits, rate_limited
@@ -88,7 +89,7 @@ def create_api(ctx: ApiContext) -> FastAPI:
     ctx.presence = ctx.presence or Presence(ctx)
     problems.install(api)
     routers = (routes_platform, routes_seats, routes_stream, routes_reads, routes_replay,
-               routes_rulings, routes_dashboard, routes_rooms)  # fmt: skip
+               routes_rulings, routes_dashboard, routes_rooms, routes_table_life)  # fmt: skip
     for module in routers:
         api.include_router(module.router)
     api.include_router(routes_ops.router)  # /metrics, /healthz, /readyz

@@ -156,9 +156,9 @@ def _distributed_demo(settings: Settings, address: str, args: argparse.Namespace
 
     pepper = settings.api_key_pepper
     keys = KeyStore(settings.store_url, None if pepper is None else pepper.get_secret_value().encode())
-    made = keys.create(["tables", "tokens"], "paiju serve --demo")
+    made = keys.create(["tables", "tokens", "operator"], "paiju serve --demo")
     plan = Plan(tables=args.tables, hands=args.hands, pace=args.pace,
-                timing={**TIMING, **settings.default_timing()})  # fmt: skip
+                timing={**TIMING, **settings.default_timing()}, close_at_end=True)  # fmt: skip
     demo = HttpDemo(address, made.token, plan, out)
 
     def play() -> None:
