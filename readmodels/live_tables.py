@@ -61,6 +61,9 @@ LIVE = TableSpec(
     ("table_id",),
     indexes=(("live", "room"), ("live", "variant")),
 )
+# who sits at which table, for a search by player (a table's four are fixed when it opens)
+LIVE_PLAYERS = TableSpec("live_tables_players", (("player", "text"), ("table_id", "text")),
+                         ("player", "table_id"))  # fmt: skip
 # Facts that leave what the table waits on as it was (``services.rules.table.presence``).
 KEEPS_WAIT = frozenset({
     "claim_answered", "autoplay_requested", "autoplay_cancelled", "seat_disconnected",
@@ -89,14 +92,17 @@ def opened_row(event: RecordedEvent) -> dict[str, Any]:
 
 class LiveTables:
     name: ClassVar[str] = "live_tables"
-    # 2: a claim window's seats no longer drop those who answered; 3: 关桌 (table_closed)
+    # 2: a claim window's seats no longer drop those who answered; 3: 关桌 (table_closed), and
+    # each table's players apart, to find a player's tables
     code_version: ClassVar[int] = 3
-    tables: ClassVar[tuple[TableSpec, ...]] = (LIVE,)
+    tables: ClassVar[tuple[TableSpec, ...]] = (LIVE, LIVE_PLAYERS)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
         key = {"table_id": event.stream_id}
         if event.type == "table_opened":
             row = opened_row(event)
+            for player in row["players"]:
+                rows.put(LIVE_PLAYERS.name, {"player": player, "table_id": event.stream_id}, {})
         else:
             found = rows.get(LIVE.name, key)
             if found is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from embedded_kit import embedded_service
 
@@ -62,3 +63,33 @@ def test_a_demo_that_played_its_hands_closes_its_tables_without_dissolving_them(
         store.close()
     assert kinds[-2:] == ["table_close_requested", "table_closed"]
     assert kinds.count("hand_settled") == 1 and "table_dissolved" not in kinds
+
+
+def test_the_board_readme_names_shows_the_demos_hands_played_in_its_rooms(
+    service: Embedded, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two tables: the registry's first variant's room and harbin's, the variant README reads
+    status = demo(service, monkeypatch, ["tables", "tokens"], "--prefix", "board", "--tables",
+                  "2", "--hands", "1", "--no-idle", "--for", "120")  # fmt: skip
+    assert status == 0, capsys.readouterr().err
+    assert service.api is not None
+    table = f"{Plan(prefix='board').room(1).room}.1"
+    store = open_store(service.settings.store_url)
+    try:
+        events = store.read_stream(table)
+    finally:
+        store.close()
+    assert events[0].payload["variant"] == "harbin" and events[0].payload["room"]
+    bots = set(events[0].payload["players"])
+    reads = service.api.ctx.keys.create(["reads"], "README's reads").token
+    with httpx.Client(base_url=service.api.address,
+                      headers={"Authorization": f"Bearer {reads}"}) as http:  # fmt: skip
+        # README's request as written, waiting for the demo's last event to be read
+        board = http.get("/v1/reads/leaderboards/harbin?period=week&page=1&size=20",
+                         params={"min_position": events[-1].position})  # fmt: skip
+        in_room = http.get("/v1/reads/leaderboards/harbin",
+                           params={"room": events[0].payload["room"], "period": "week"})  # fmt: skip
+    assert board.status_code == 200, board.text
+    shown = {item["player"]: item["hands"] for item in board.json()["items"]}
+    assert bots <= set(shown) and {shown[b] for b in bots} == {1}
+    assert {item["player"] for item in in_room.json()["items"]} == bots  # the room's own board
