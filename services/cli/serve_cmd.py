@@ -1,4 +1,4 @@
-"""``paiju serve [--demo [--tables N]]``: the whole service from one command.
+"""``paiju serve [--port N] [--demo [--tables N]]``: the whole service from one command.
 
 On the embedded default (no ``PAIJU_BROKER_URL``): one process, nothing to install (SQLite
 store ``PAIJU_STORE_URL``, default ``paiju.sqlite3``; Celery's in-memory transport with a
@@ -32,7 +32,19 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a port from 0 to 65535 (0: any free one)")
+    return int(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="the API's listen address (default $PAIJU_API_HOST, 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=_port, metavar="N",
+        help="the API's port (default $PAIJU_API_PORT, 8080; embedded: any free one if it is"
+             " taken, printed; distributed: the API processes on N, N+1, ...; 0: any free one)",
+    )  # fmt: skip
     parser.add_argument("--demo", action="store_true", help="bots play a few tables, printed live")
     parser.add_argument("--tables", type=_count, default=3, help="demo tables (default 3)")
     parser.add_argument(
@@ -58,7 +70,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from workers.logging import configure_logging
 
     out = out or sys.stdout
-    settings = settings_or_fail()
+    chosen = (("api_host", args.host), ("api_port", args.port))
+    settings = settings_or_fail(**{k: v for k, v in chosen if v is not None})
     quiet = "PAIJU_LOG_LEVEL" not in os.environ and args.demo  # the demo's lines stay readable
     configure_logging("WARNING" if quiet else settings.log_level, settings.log_format)
     stop = threading.Event()

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
 from effects.effects_kit import Receiver
 
 from events.store import open_store
@@ -52,7 +54,26 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     assert store.read_stream(SECOND)  # the other table plays too
     points = open_projection_db(store_url).active_build("points")
     assert points is not None and points.position > 0  # the projector thread kept the read models
+    # stopped, the demo dissolved and closed its tables: no timer plays its absent bots later
+    assert f"{FIRST}: dissolved and closed as the demo stopped" in done.stdout
+    assert events[-1].type == "table_closed" and store.timers_of(FIRST) == []
     store.close()
+
+
+def test_paiju_serve_listens_on_the_port_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:  # a port free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("PAIJU_STORE_URL", f"sqlite:///{tmp_path}/port.sqlite3")
+    monkeypatch.setenv("PAIJU_API_PORT", "1")  # the option wins over the variable
+    assert paiju(["serve", "--port", str(port), "--for", "0.5"]) == 0
+    assert f"API on http://127.0.0.1:{port} " in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:  # argparse's refusal, before anything starts
+        paiju(["serve", "--port", "65536"])
+    assert refused.value.code == 2
+    assert "--port: '65536': give a port from 0 to 65535" in capsys.readouterr().err
 
 
 def test_paiju_timekeeper_refuses_a_bad_lease_and_a_queue_it_cannot_reach(
