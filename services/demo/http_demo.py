@@ -26,7 +26,7 @@ from typing import Any, TextIO
 import httpx
 
 from services.demo.closing import end_tables
-from services.demo.lines import line_of, notable
+from services.demo.lines import autoplaying, line_of, notable
 from services.demo.player import AGAIN, TRANSIENT, Player
 from services.demo.seating import (
     DemoRefused,
@@ -133,6 +133,7 @@ class DemoTable:
         self.dealt: set[str] = set()  # the deals answered (each hand's, once)
         self.deal_due = asyncio.Event()  # the lead saw no hand in play: the platform deals
         self.hands_played = self.viewed_at = 0  # as the lead's stream last showed them
+        self.autoplayed: int | None = None  # the seat 托管 moves for next, as the lead saw it
         self.done = asyncio.Event()
         self.base = demo.bases[number % len(demo.bases)]  # the API process this table talks to
 
@@ -177,7 +178,8 @@ class DemoTable:
         """An event on the lead seat's stream: printed; a settled hand counted, and the next
         one dealt."""
         if notable(item):
-            self.demo.say(line_of(self.table_id, item))
+            self.demo.say(line_of(self.table_id, item, self.autoplayed))
+        self.autoplayed = autoplaying(item)
         if item["type"] == "hand_settled":
             tally = self.demo.tally
             tally.hands[self.table_id] = tally.hands.get(self.table_id, 0) + 1

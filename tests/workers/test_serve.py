@@ -56,6 +56,7 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     assert points is not None and points.position > 0  # the projector thread kept the read models
     # stopped, the demo dissolved and closed its tables: no timer plays its absent bots later
     assert f"{FIRST}: dissolved and closed as the demo stopped" in done.stdout
+    assert "automatic=托管" in done.stdout and "automatic=False" not in done.stdout
     assert events[-1].type == "table_closed" and store.timers_of(FIRST) == []
     store.close()
 
