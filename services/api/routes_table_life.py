@@ -14,7 +14,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from events.envelope import Actor
 from services.api.auth import (
@@ -37,6 +37,8 @@ router = APIRouter(prefix="/v1", tags=["platform"])
 
 class Reason(BaseModel):
     """Why, for the table's stream and the logs (every seat is shown it)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     reason: str = Field(default="", max_length=MAX_TEXT_CHARS, pattern=r"^[^\x00-\x1f\x7f]*$",
                         description="Why (shown to every seat); no control characters")  # fmt: skip

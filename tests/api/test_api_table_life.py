@@ -87,13 +87,17 @@ async def test_another_tables_operator_token_may_not_dissolve_this_one(
     assert repr(other.table_id) in answer.json()["detail"]
 
 
-async def test_a_dissolve_with_an_over_long_reason_is_refused_by_name(
-    client: httpx.AsyncClient, api: Api
+@pytest.mark.parametrize(("body", "named"), [({"reason": "x" * 129}, "reason"),
+                                             ({"reason": "a\nb"}, "reason"),
+                                             ({"reason": "", "why": 1}, "why")])
+async def test_a_dissolve_with_a_reason_out_of_bounds_is_refused_by_name(
+    client: httpx.AsyncClient, api: Api, body: dict[str, Any], named: str
 ) -> None:
     table = await open_dealt_table(client, api.key)
-    answer = await dissolve(client, table, platform_headers(api.key), reason="x" * 129)
+    answer = await client.post(f"/v1/tables/{table.table_id}/dissolve", json=body,
+                               headers=platform_headers(api.key, new_id("dissolve")))  # fmt: skip
     assert answer.status_code == 422
-    assert "reason" in answer.text
+    assert named in answer.text
     assert "table_dissolved" not in types_of(api, table)
 
 
