@@ -134,7 +134,8 @@ def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.E
     for n, address in enumerate(addresses):
         print(f"paiju serve: api-{n}: {where(address)}", file=out, flush=True)
     env = shared_env(os.environ)  # one token secret for all the API processes
-    supervisor = threading.Thread(target=supervise, args=(group, stop), kwargs={"env": env},
+    parts_stop = threading.Event()  # set once the demo has ended its tables through the parts
+    supervisor = threading.Thread(target=supervise, args=(group, parts_stop), kwargs={"env": env},
                                   daemon=True)  # fmt: skip
     supervisor.start()
     demo = None
@@ -145,7 +146,8 @@ def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.E
     finally:
         stop.set()
         if demo is not None:
-            demo.join(10)
+            demo.join(30)
+        parts_stop.set()
         supervisor.join(30)
     return 0
 
