@@ -1,7 +1,9 @@
-"""排行榜 (leaderboards) per variant and room, for each day, each week and all time, by points.
+"""排行榜 (leaderboards) per variant and room, and per variant across every room, for each day,
+each week and all time, by points.
 
 A player's points on a board are the 积分 they won or lost at tables of that variant and room
-within the period: each ``hand_settled``'s payments (the wins, and 塘沽's 局分) and each
+within the period (the board across rooms: at tables of that variant in any room, or none):
+each ``hand_settled``'s payments (the wins, and 塘沽's 局分) and each
 ``penalty_adjudicated``'s amounts (逃跑处罚, paid and received) — the same numbers as the
 ``points`` projection, cut by variant, room and period. A settled hand puts every seated player
 on the boards of its periods (with 0 if nothing moved); a penalty only the seats it moved.
@@ -46,6 +48,10 @@ BOARDS = TableSpec(
     ("variant", "room", "period", "period_key", "player"),
     indexes=(("variant", "room", "period", "period_key", "points"),),
 )
+# The boards across rooms: the same columns (``room`` always ""), apart from the rooms' boards,
+# so that no room's name can stand for "every room"
+BOARDS_ALL = TableSpec("boards_all_rooms", BOARDS.columns, BOARDS.key,
+                       indexes=(("variant", "period", "period_key", "points"),))  # fmt: skip
 
 
 def period_keys(moment: datetime) -> dict[str, str]:
@@ -59,8 +65,8 @@ def period_keys(moment: datetime) -> dict[str, str]:
 
 class Leaderboards:
     name: ClassVar[str] = "leaderboards"
-    code_version: ClassVar[int] = 1
-    tables: ClassVar[tuple[TableSpec, ...]] = (SEATS, BOARDS)
+    code_version: ClassVar[int] = 2  # 2: the boards across rooms
+    tables: ClassVar[tuple[TableSpec, ...]] = (SEATS, BOARDS, BOARDS_ALL)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
         if event.type == "table_opened":
@@ -79,15 +85,20 @@ class Leaderboards:
             amount = int(amounts[seat["seat"]])
             if not hand and amount == 0:
                 continue  # a penalty puts on the boards only the seats it moved
-            for period in PERIODS:
-                key = {"variant": seat["variant"], "room": seat["room"], "period": period,
-                       "period_key": keys[period], "player": seat["player"]}  # fmt: skip
-                old = rows.get(BOARDS.name, key)
-                values: dict[str, object] = {
-                    "points": (int(old["points"]) if old else 0) + amount,
-                    "hands": (int(old["hands"]) if old else 0) + int(hand),
-                }
-                if old is None or amount != 0:  # the total changed: reached now
-                    values["reached_position"] = event.position
-                    values["reached_at"] = event.recorded_at.isoformat()
-                rows.put(BOARDS.name, key, values)
+            for board, room in ((BOARDS, seat["room"]), (BOARDS_ALL, "")):
+                for period in PERIODS:
+                    key = {"variant": seat["variant"], "room": room, "period": period,
+                           "period_key": keys[period], "player": seat["player"]}  # fmt: skip
+                    self._add(rows, board, key, event, amount, hand)
+
+    def _add(self, rows: Rows, board: TableSpec, key: dict[str, object], event: RecordedEvent,
+             amount: int, hand: bool) -> None:  # fmt: skip
+        old = rows.get(board.name, key)
+        values: dict[str, object] = {
+            "points": (int(old["points"]) if old else 0) + amount,
+            "hands": (int(old["hands"]) if old else 0) + int(hand),
+        }
+        if old is None or amount != 0:  # the total changed: reached now
+            values["reached_position"] = event.position
+            values["reached_at"] = event.recorded_at.isoformat()
+        rows.put(board.name, key, values)

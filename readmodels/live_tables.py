@@ -21,7 +21,7 @@ events (``tests/projections/test_live_tables.py`` holds the two to agree over pl
 - a dropped seat's reconnect grace runs from its drop, or from the deal of a later hand.
 
 A table is listed (``live``) from ``table_opened`` and from each new series' first deal until
-its series ends (``series_ended``) or 网管解散 (``table_dissolved``).
+its series ends (``series_ended``), 网管解散 (``table_dissolved``) or 关桌 (``table_closed``: for good).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ LIVE = TableSpec(
         ("base_stake", "int"),
         ("timing", "json"),
         ("live", "int"),
-        ("status", "text"),  # opened | playing | between_hands | ended | dissolved
+        ("status", "text"),  # opened | playing | between_hands | ended | dissolved | closed
         ("series_number", "int"),
         ("hand_number", "int"),
         ("dealer", "int"),
@@ -61,10 +61,14 @@ LIVE = TableSpec(
     ("table_id",),
     indexes=(("live", "room"), ("live", "variant")),
 )
+# who sits at which table, for a search by player (a table's four are fixed when it opens)
+LIVE_PLAYERS = TableSpec("live_tables_players", (("player", "text"), ("table_id", "text")),
+                         ("player", "table_id"))  # fmt: skip
 # Facts that leave what the table waits on as it was (``services.rules.table.presence``).
 KEEPS_WAIT = frozenset({
     "claim_answered", "autoplay_requested", "autoplay_cancelled", "seat_disconnected",
     "seat_reconnected", "seat_left", "wait_timed_out", "seat_autoplayed", "penalty_adjudicated",
+    "table_close_requested",
 })  # fmt: skip
 PRESENT: dict[str, Any] = {"autoplay": None, "connected": True, "left": False,
                            "dropped_at": None, "grace_over": False}  # fmt: skip
@@ -88,13 +92,17 @@ def opened_row(event: RecordedEvent) -> dict[str, Any]:
 
 class LiveTables:
     name: ClassVar[str] = "live_tables"
-    code_version: ClassVar[int] = 2  # 2: a claim window's seats no longer drop those who answered
-    tables: ClassVar[tuple[TableSpec, ...]] = (LIVE,)
+    # 2: a claim window's seats no longer drop those who answered; 3: 关桌 (table_closed), and
+    # each table's players apart, to find a player's tables
+    code_version: ClassVar[int] = 3
+    tables: ClassVar[tuple[TableSpec, ...]] = (LIVE, LIVE_PLAYERS)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
         key = {"table_id": event.stream_id}
         if event.type == "table_opened":
             row = opened_row(event)
+            for player in row["players"]:
+                rows.put(LIVE_PLAYERS.name, {"player": player, "table_id": event.stream_id}, {})
         else:
             found = rows.get(LIVE.name, key)
             if found is None:
@@ -129,6 +137,9 @@ class LiveTables:
             play["phase"] = ""
         elif kind in ("series_ended", "table_dissolved"):
             self._ended(row, event)
+        elif kind == "table_closed":
+            row.update(live=0, status="closed")
+            play["phase"] = ""
         else:
             self._presence(seats, play, kind, p, at)
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import psycopg
 from pydantic import BaseModel
@@ -81,11 +81,13 @@ def page_window(page: int, size: int = DEFAULT_PAGE_SIZE) -> tuple[int, int]:
 
 
 def paged(view: View, table: str, where: dict[str, object], order: tuple[str, ...],
-          page: int, size: int = DEFAULT_PAGE_SIZE) -> tuple[list[dict[str, object]], bool]:  # fmt: skip
-    """One page of ``table``'s rows (equal to ``where``, in ``order``) and whether more follow.
-    ``order`` must end in a unique key, so that pages neither repeat nor skip a row."""
+          page: int, size: int = DEFAULT_PAGE_SIZE,
+          also: Sequence[tuple[str, Sequence[Any]]] = ()) -> tuple[list[dict[str, object]], bool]:  # fmt: skip
+    """One page of ``table``'s rows (equal to ``where`` and meeting ``also``, in ``order``) and
+    whether more follow. ``order`` must end in a unique key, so that pages neither repeat nor
+    skip a row."""
     offset, limit = page_window(page, size)
-    found = view.rows.select(table, where, order=order, limit=limit + 1, offset=offset)
+    found = view.rows.select(table, where, order=order, limit=limit + 1, offset=offset, also=also)
     return found[:limit], len(found) > limit
 
 

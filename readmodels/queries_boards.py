@@ -12,8 +12,9 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from readmodels.base import TableSpec
 from readmodels.db import ProjectionDB
-from readmodels.leaderboards import BOARDS, PERIODS, Leaderboards, period_keys
+from readmodels.leaderboards import BOARDS, BOARDS_ALL, PERIODS, Leaderboards, period_keys
 from readmodels.levels import LEVELS, Levels, title_columns
 from readmodels.penalties import PARTIES, PENALTIES, Penalties
 from readmodels.queries import (
@@ -116,16 +117,25 @@ def check_period(period: str, key: str | None = None) -> None:
         raise QueryError(f"a {period} key looks like {KEY_EXAMPLES[period]!r}, not {key!r}")
 
 
-def leaderboard(
-    db: ProjectionDB, variant: str, room: str, period: str, key: str,
-    page: int = 1, page_size: int = DEFAULT_PAGE_SIZE, *, min_position: int | None = None,
-) -> Page[BoardEntry]:  # fmt: skip
-    """One page of the board of ``variant`` and ``room`` ("" for tables opened without one)
-    for ``period`` (day, week, all) ``key`` (``2026-12-02``, ``2026-W49``, ``all``), ranked
-    as ``readmodels.leaderboards`` says."""
-    _named("variant", variant)
+def _board(room: str | None) -> tuple[TableSpec, str]:
+    """The board's table and its room column: a room's ("" for tables opened without one), or
+    with ``room`` None the board across every room."""
+    if room is None:
+        return BOARDS_ALL, ""
     if not isinstance(room, str):
         raise QueryError(f"a room is named by text ('' for none), not {room!r}")
+    return BOARDS, room
+
+
+def leaderboard(
+    db: ProjectionDB, variant: str, room: str | None, period: str, key: str,
+    page: int = 1, page_size: int = DEFAULT_PAGE_SIZE, *, min_position: int | None = None,
+) -> Page[BoardEntry]:  # fmt: skip
+    """One page of the board of ``variant`` and ``room`` ("" for tables opened without one;
+    None: across every room) for ``period`` (day, week, all) ``key`` (``2026-12-02``,
+    ``2026-W49``, ``all``), ranked as ``readmodels.leaderboards`` says."""
+    _named("variant", variant)
+    board, room = _board(room)
     check_period(period, key)
     offset, limit = page_window(page, page_size)
 
@@ -134,7 +144,7 @@ def leaderboard(
         by_code_point = ' COLLATE "C"' if m == "%s" else ""  # SQLite's BINARY already is
         found = view.rows.execute(
             "SELECT player, points, hands, reached_position, reached_at"
-            f" FROM {table_name(BOARDS, view.build)}"
+            f" FROM {table_name(board, view.build)}"
             f" WHERE variant = {m} AND room = {m} AND period = {m} AND period_key = {m}"
             f" ORDER BY points DESC, reached_position, player{by_code_point}"
             f" LIMIT {limit + 1} OFFSET {offset}",
@@ -150,23 +160,25 @@ def leaderboard(
 
 
 def board_entry(
-    db: ProjectionDB, variant: str, room: str, period: str, key: str, player: str, *,
+    db: ProjectionDB, variant: str, room: str | None, period: str, key: str, player: str, *,
     min_position: int | None = None,
 ) -> BoardEntry | None:  # fmt: skip
-    """The player's own line on a board, with its rank (None: not on that board)."""
+    """The player's own line on a board (``room`` None: across every room), with its rank
+    (None: not on that board)."""
     _named("variant", variant)
     _named("player", player)
+    board, room = _board(room)
     check_period(period, key)
 
     def answer(view: View) -> BoardEntry | None:
         where = {"variant": variant, "room": room, "period": period, "period_key": key}
-        row = view.rows.get(BOARDS.name, {**where, "player": player})
+        row = view.rows.get(board.name, {**where, "player": player})
         if row is None:
             return None
         m = view.rows.mark
         by_code_point = ' COLLATE "C"' if m == "%s" else ""
         ((ahead,),) = view.rows.execute(
-            f"SELECT count(*) FROM {table_name(BOARDS, view.build)}"
+            f"SELECT count(*) FROM {table_name(board, view.build)}"
             f" WHERE variant = {m} AND room = {m} AND period = {m} AND period_key = {m}"
             f" AND (points > {m} OR (points = {m} AND (reached_position < {m}"
             f" OR (reached_position = {m} AND player{by_code_point} < {m}))))",

@@ -7,9 +7,18 @@ from typing import Any
 from pydantic import BaseModel
 
 from readmodels.db import ProjectionDB
-from readmodels.live_tables import LIVE, LiveTables
-from readmodels.queries import DEFAULT_PAGE_SIZE, Page, View, page_window, paged, query
+from readmodels.live_tables import LIVE, LIVE_PLAYERS, LiveTables
+from readmodels.queries import (
+    DEFAULT_PAGE_SIZE,
+    Page,
+    QueryError,
+    View,
+    page_window,
+    paged,
+    query,
+)
 from readmodels.rooms import FORMING, ROOMS, Rooms
+from readmodels.sql import table_name
 
 LIVE_PROJECTION, ROOMS_PROJECTION = LiveTables(), Rooms()
 
@@ -30,7 +39,7 @@ class LiveTable(BaseModel):
     base_stake: int
     timing: dict[str, int]
     live: bool
-    status: str  # opened | playing | between_hands | ended | dissolved
+    status: str  # opened | playing | between_hands | ended | dissolved | closed
     series_number: int
     hand_number: int
     dealer: int | None
@@ -79,20 +88,44 @@ def table_of(row: dict[str, Any]) -> LiveTable:
     return LiveTable.model_validate({**shown, "seats": seats})
 
 
+STATES = ("live", "ended", "all")
+"""``live``: in play (a series going on); ``ended``: its series ended, dissolved or closed (for
+good, or until a next series' deal); ``all``: both."""
+MAX_SEARCH_CHARS = 128
+
+
+def _search(name: str, value: str | None) -> None:
+    if value is not None and not (isinstance(value, str) and 0 < len(value) <= MAX_SEARCH_CHARS):
+        raise QueryError(f"{name} is 1 to {MAX_SEARCH_CHARS} characters, not {value!r}")
+
+
 def live_tables(
     db: ProjectionDB, room: str | None = None, variant: str | None = None, page: int = 1,
-    size: int = DEFAULT_PAGE_SIZE, *, min_position: int | None = None,
+    size: int = DEFAULT_PAGE_SIZE, *, state: str = "live", table_prefix: str | None = None,
+    player: str | None = None, min_position: int | None = None,
 ) -> Page[LiveTable]:  # fmt: skip
-    """The tables in play, by table id; in one room and/or of one variant if given."""
+    """The tables by table id: those in play (``state``: or ended, or all); in one room, of one
+    variant, whose id begins with ``table_prefix``, where ``player`` sits, if given."""
     page_window(page, size)
-    where: dict[str, object] = {"live": 1}
+    if state not in STATES:
+        raise QueryError(f"state is one of {', '.join(STATES)}, not {state!r}")
+    _search("table_prefix", table_prefix)
+    _search("player", player)
+    where: dict[str, object] = {} if state == "all" else {"live": int(state == "live")}
     if room is not None:
         where["room"] = room
     if variant is not None:
         where["variant"] = variant
 
     def answer(view: View) -> Page[LiveTable]:
-        found, more = paged(view, LIVE.name, where, ("table_id",), page, size)
+        m, also = view.rows.mark, []
+        if table_prefix is not None:  # by characters, as stored: no LIKE and its wildcards
+            also.append((f"substr(table_id, 1, {len(table_prefix)}) = {m}", [table_prefix]))
+        if player is not None:
+            players = table_name(LIVE_PLAYERS, view.build)
+            also.append((f"table_id IN (SELECT table_id FROM {players} WHERE player = {m})",
+                         [player]))  # fmt: skip
+        found, more = paged(view, LIVE.name, where, ("table_id",), page, size, also)
         return Page[LiveTable](items=[table_of(r) for r in found], page=page, size=size,
                                more=more, position=view.position)  # fmt: skip
 

@@ -5,7 +5,7 @@ A room is the platform's (decision 18, ``services.rooms``); a table's room is th
 ``table_opened`` names ("" for none, and for every table opened before rooms).
 
 - a table is in play from ``table_opened``, and from the first deal of each later series,
-  until its series ends (``series_ended``) or 网管解散 (``table_dissolved``): the same tables
+  until its series ends (``series_ended``), 网管解散 (``table_dissolved``) or 关桌 (``table_closed``): the same tables
   the live list shows;
 - its seated players are its four, less the seats that left in this series (托管 plays a
   leaver's seat to the end of the hand, but the player has gone);
@@ -57,7 +57,7 @@ TABLES = TableSpec(
 
 class Rooms:
     name: ClassVar[str] = "rooms"
-    code_version: ClassVar[int] = 2  # 2: forming tables from the rooms' own events
+    code_version: ClassVar[int] = 3  # 2: forming tables from the rooms' own events; 3: 关桌
     tables: ClassVar[tuple[TableSpec, ...]] = (ROOMS, TABLES, FORMING)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -76,7 +76,7 @@ class Rooms:
             table = rows.get(TABLES.name, key)
             if table is not None and table["in_play"]:
                 self._set(rows, event, in_play=1, seated=int(table["seated"]) - 1)
-        elif kind in ("series_ended", "table_dissolved"):
+        elif kind in ("series_ended", "table_dissolved", "table_closed"):
             self._set(rows, event, in_play=0, seated=0)
 
     def _set(self, rows: Rows, event: RecordedEvent, in_play: int, seated: int) -> None:

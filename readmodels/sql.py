@@ -104,11 +104,16 @@ class SqlRows:
 
     def select(
         self, table: str, where: Key, order: tuple[str, ...] = (), limit: int = 1000,
-        offset: int = 0,
+        offset: int = 0, also: Sequence[tuple[str, Sequence[Any]]] = (),
     ) -> list[dict[str, Any]]:  # fmt: skip
+        """Rows equal to ``where``, and meeting each ``also`` (SQL written with ``mark``, and
+        its parameters: what equality cannot say, a prefix or a join)."""
         spec = self._spec(table)
         names = [c for c, _ in spec.columns]
         clause, params = self._where(spec, where)
+        for condition, more in also:
+            clause += (" AND " if clause else " WHERE ") + condition
+            params = [*params, *more]
         ordering = ", ".join(f"{o[1:]} DESC" if o.startswith("-") else o for o in order)
         text = f"SELECT {', '.join(names)} FROM {table_name(spec, self.build)}{clause}"
         text += f" ORDER BY {ordering}" if ordering else ""

@@ -58,6 +58,7 @@ class Embedded:
     demo_idle_seat: int | None = 3
     with_api: bool = True
     stop: threading.Event = field(default_factory=threading.Event)
+    demo_stop: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
 
     def start(self) -> None:
@@ -87,10 +88,14 @@ class Embedded:
         if self.demo_tables:
             if self.api is None:
                 raise ValueError("the demo plays over the API: start it with the API")
-            made = self.api.ctx.keys.create(["tables", "tokens"], "paiju serve --demo")
+            # operator: at its end the demo dissolves its tables' hands in play (demo.closing)
+            made = self.api.ctx.keys.create(["tables", "tokens", "operator"], "paiju serve --demo")
             self.demo_key = made.key.key_id
             self.demo = HttpDemo(self.api.address, made.token, demo_plan(self), self.out)
-            self._thread("demo", self._play_demo)
+            # stopped first, on an event of its own: it ends its tables through the parts
+            self.demo_thread = threading.Thread(target=self._play_demo, args=(self.demo_stop,),
+                                                name="demo", daemon=True)  # fmt: skip
+            self.demo_thread.start()
 
     def _play_demo(self, stop: threading.Event) -> None:
         assert self.demo is not None
@@ -116,6 +121,9 @@ class Embedded:
         self.threads.append(thread)
 
     def close(self) -> None:
+        if self.demo is not None:  # the demo first: its tables closed while the parts still run
+            self.demo_stop.set()
+            self.demo_thread.join(30)
         self.stop.set()
         for thread in self.threads:
             thread.join(10)
@@ -166,7 +174,7 @@ def demo_plan(service: Embedded) -> Plan:
 
     timing = {**TIMING, **service.settings.default_timing()}  # PAIJU_TURN_SECONDS and friends
     return Plan(tables=service.demo_tables, hands=service.demo_hands, pace=service.demo_pace,
-                idle_seat=service.demo_idle_seat, timing=timing)  # fmt: skip
+                idle_seat=service.demo_idle_seat, timing=timing, close_at_end=True)  # fmt: skip
 
 
 def parts(

@@ -98,8 +98,9 @@ export interface paths {
         };
         /**
          * A command's outcome (200 whatever it is: accepted or refused)
-         * @description For whoever sent it, under the Idempotency-Key it sent: a seat (its token) or the
-         *     platform (the API key, with 'tables', that sent it). Another sender's key names nothing.
+         * @description For whoever sent it, under the Idempotency-Key it sent: a seat or a table's operator
+         *     (its token) or the platform (the API key, with 'tables' or 'operator', that sent it).
+         *     Another sender's key names nothing.
          */
         get: operations["command_outcome_v1_commands__command_id__get"];
         put?: never;
@@ -224,7 +225,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A 排行榜: a variant and room's, for a period */
+        /** A 排行榜: a variant's across every room (or one room's), for a period */
         get: operations["leaderboard_v1_reads_leaderboards__variant__get"];
         put?: never;
         post?: never;
@@ -411,7 +412,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tables in play, by id */
+        /** The tables in play (or ended, or all), by id; filtered, searched */
         get: operations["live_tables_v1_reads_tables_get"];
         put?: never;
         post?: never;
@@ -523,6 +524,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tables/{table_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the table after the hand in play (关桌)
+         * @description The hand in play is played and settled as any other; then the table closes
+         *     (``table_closed`` on every seat's stream, with the reason) and deals no other hand. Between
+         *     hands it closes at once.
+         */
+        post: operations["close_v1_tables__table_id__close_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tables/{table_id}/commands": {
         parameters: {
             query?: never;
@@ -534,6 +557,27 @@ export interface paths {
         put?: never;
         /** Give the token's seat's command */
         post: operations["give_command_v1_tables__table_id__commands_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{table_id}/dissolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dissolve the table (网管解散: an operator)
+         * @description The series ends now: a hand in play is abandoned and nothing is paid for it, and no
+         *     timer moves the table after it.
+         */
+        post: operations["dissolve_v1_tables__table_id__dissolve_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1408,6 +1452,18 @@ export interface components {
             seat: number;
         };
         /**
+         * Reason
+         * @description Why, for the table's stream and the logs (every seat is shown it).
+         */
+        Reason: {
+            /**
+             * Reason
+             * @description Why (shown to every seat); no control characters
+             * @default
+             */
+            reason: string;
+        };
+        /**
          * RequestAutoplay
          * @description 主动托管: let the system play this seat (rightmost tile, 自摸, else pass).
          */
@@ -1734,9 +1790,12 @@ export interface components {
         /**
          * Seating
          * @description Where the player is now: at the forming table (``started`` false) or at the table the
-         *     room started with them (``started`` true: mint its seat token).
+         *     room started with them (``started`` true: mint its seat token). ``forming`` is that same
+         *     table (``table_id``): as it forms, or as it started (its four seated and ready); for a
+         *     player seated nowhere, the room's forming table.
          */
         Seating: {
+            /** @description The table the player sits at (table_id), as it forms or as it started; else the room's forming table */
             forming: components["schemas"]["RoomView"];
             /** Player */
             player: string;
@@ -3506,7 +3565,7 @@ export interface operations {
     leaderboard_v1_reads_leaderboards__variant__get: {
         parameters: {
             query?: {
-                /** @description The room ('' for tables opened without one) */
+                /** @description The room's board ('' for tables opened without one); none: across every room */
                 room?: string;
                 /** @description Which board */
                 period?: "day" | "week" | "all";
@@ -3652,7 +3711,7 @@ export interface operations {
     board_entry_v1_reads_leaderboards__variant__players__player__get: {
         parameters: {
             query?: {
-                /** @description The room ('' for tables opened without one) */
+                /** @description The room's board ('' for tables opened without one); none: across every room */
                 room?: string;
                 /** @description Which board */
                 period?: "day" | "week" | "all";
@@ -5044,6 +5103,12 @@ export interface operations {
             query?: {
                 room?: string;
                 variant?: string;
+                /** @description live: in play; ended: its series ended, dissolved or closed; all */
+                state?: "live" | "ended" | "all";
+                /** @description Only tables whose id begins with this */
+                table_prefix?: string;
+                /** @description Only tables where this player sits */
+                player?: string;
                 /** @description The page, from 1 */
                 page?: number;
                 /** @description Items a page */
@@ -6006,6 +6071,157 @@ export interface operations {
             };
         };
     };
+    close_v1_tables__table_id__close_post: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The command's id, within its sender: the same id is the same command (required) */
+                "idempotency-key": string;
+                /** @description The table's version: "12" */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description The table's id (no space, control or '/') */
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Reason"] | null;
+            };
+        };
+        responses: {
+            /** @description Accepted: the outcome; a seat's own command's with the seat's next options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandAnswer"];
+                };
+            };
+            /** @description Queued: await it at outcome_url */
+            202: {
+                headers: {
+                    /** @description Where its outcome will be */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queued"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No table has that id (nothing was kept or queued) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Refused: `/problems/refused-by-rules` (or another code: the outcome's code says which), a CommandRefusal; or the same Idempotency-Key's first request still in flight, a problem */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Refused: `/problems/stale-version`: If-Match is no longer the table's version; the options are the table's now */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Refused: `/problems/invalid-input`, `/problems/invalid-command`, `/problems/invalid-id`, `/problems/command-id-reused`, a CommandRefusal; or the request was invalid (the Idempotency-Key names another request of this sender), a problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Refused: `/problems/table-busy` (send it again under a new key), a CommandRefusal; or the store or the table's rules version is not here just now, a problem */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     give_command_v1_tables__table_id__commands_post: {
         parameters: {
             query?: never;
@@ -6024,6 +6240,157 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DiscardTile"] | components["schemas"]["Chow"] | components["schemas"]["Pung"] | components["schemas"]["Kong"] | components["schemas"]["DeclareWin"] | components["schemas"]["PassClaim"] | components["schemas"]["DeclareHonourKong"] | components["schemas"]["RaiseWildPair"] | components["schemas"]["RequestAutoplay"] | components["schemas"]["CancelAutoplay"] | components["schemas"]["LeaveTable"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the outcome; a seat's own command's with the seat's next options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandAnswer"];
+                };
+            };
+            /** @description Queued: await it at outcome_url */
+            202: {
+                headers: {
+                    /** @description Where its outcome will be */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queued"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No table has that id (nothing was kept or queued) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Refused: `/problems/refused-by-rules` (or another code: the outcome's code says which), a CommandRefusal; or the same Idempotency-Key's first request still in flight, a problem */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Refused: `/problems/stale-version`: If-Match is no longer the table's version; the options are the table's now */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Refused: `/problems/invalid-input`, `/problems/invalid-command`, `/problems/invalid-id`, `/problems/command-id-reused`, a CommandRefusal; or the request was invalid (the Idempotency-Key names another request of this sender), a problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A problem (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Refused: `/problems/table-busy` (send it again under a new key), a CommandRefusal; or the store or the table's rules version is not here just now, a problem */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["CommandRefusal"] | components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    dissolve_v1_tables__table_id__dissolve_post: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The command's id, within its sender: the same id is the same command (required) */
+                "idempotency-key": string;
+                /** @description The table's version: "12" */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description The table's id (no space, control or '/') */
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Reason"] | null;
             };
         };
         responses: {

@@ -27,6 +27,7 @@ from services.api import (
     routes_rulings,
     routes_seats,
     routes_stream,
+    routes_table_life,
 )
 from services.api.bodies import room_settings_schema, seat_command_schema
 from services.api.commands import REQUIRED_HEADERS
@@ -122,7 +123,8 @@ def create_api(ctx: ApiContext) -> FastAPI:
     ctx.presence = ctx.presence or Presence(ctx)
     problems.install(api)
     routers = (routes_platform, routes_seats, routes_stream, routes_reads, routes_replay,
-               routes_replay_seat, routes_rulings, routes_dashboard, routes_rooms)  # fmt: skip
+               routes_replay_seat, routes_rulings, routes_dashboard, routes_rooms,
+               routes_table_life)  # fmt: skip
     for module in routers:
         api.include_router(module.router)
     api.include_router(routes_ops.router)  # /metrics, /healthz, /readyz

@@ -41,8 +41,9 @@ def forbidden(detail: str) -> Problem:
     return Problem(403, "Forbidden", detail)
 
 
-async def verify_key(ctx: ApiContext, raw: str | None, scope: str) -> ApiKey:
-    """The live API key ``raw``, which must have ``scope``; else 401 or 403."""
+async def verify_key(ctx: ApiContext, raw: str | None, scope: str | tuple[str, ...]) -> ApiKey:
+    """The live API key ``raw``, which must have ``scope`` (a tuple: one of them); else 401
+    or 403."""
     if raw is None:
         raise _unauthorized("this route needs a platform API key: Authorization: Bearer pk_...")
     if not raw.startswith(PREFIX):
@@ -50,8 +51,10 @@ async def verify_key(ctx: ApiContext, raw: str | None, scope: str) -> ApiKey:
     key = await run_in_threadpool(ctx.keys.verify, raw)
     if key is None:
         raise _unauthorized("the API key is unknown, malformed or revoked")
-    if scope not in key.scopes:
-        raise forbidden(f"the API key {key.key_id} lacks the {scope!r} scope")
+    wanted = (scope,) if isinstance(scope, str) else scope
+    if not set(wanted) & set(key.scopes):
+        named = " or ".join(repr(s) for s in wanted)
+        raise forbidden(f"the API key {key.key_id} lacks the {named} scope")
     return key
 
 
@@ -107,3 +110,4 @@ Token = Annotated[TableToken, Depends(table_token)]
 StreamToken = Annotated[TableToken, Depends(stream_token)]
 TablesKey = Annotated[ApiKey, Depends(platform("tables"))]
 TokensKey = Annotated[ApiKey, Depends(platform("tokens"))]
+OperatorKey = Annotated[ApiKey, Depends(platform("operator"))]

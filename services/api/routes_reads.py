@@ -60,8 +60,9 @@ MinPosition = Annotated[int | None, Query(
                 "outcome's last_position): read your own writes")]  # fmt: skip
 Wait = Annotated[float, Query(ge=0, le=MAX_READ_WAIT_SECONDS,
                               description="Seconds to wait for min_position")]
-RoomQuery = Annotated[str, Query(max_length=128, pattern=r"^[^\x00-\x1f\x7f]*$",
-                             description="The room ('' for tables opened without one)")]  # fmt: skip
+RoomQuery = Annotated[str | None, Query(
+    max_length=128, pattern=r"^[^\x00-\x1f\x7f]*$",
+    description="The room's board ('' for tables opened without one); none: across every room")]  # fmt: skip
 Period = Annotated[Literal["day", "week", "all"], Query(description="Which board")]
 StatOrder = Literal["hands", "wins", "self_drawn_wins", "dealt_in", "best_fan", "best_points",
                     "escapes"]  # fmt: skip
@@ -207,7 +208,7 @@ def _board(period: str, key: str | None) -> tuple[str, str]:
 
 @router.get("/leaderboards/{variant}/players/{player}", summary="A player's line on a 排行榜",
             responses={404: PROBLEM_SCHEMA})  # fmt: skip
-async def board_entry(player: Player, variant: Variant, who: Who, ctx: Ctx, room: RoomQuery = "",
+async def board_entry(player: Player, variant: Variant, who: Who, ctx: Ctx, room: RoomQuery = None,
                       period: Period = "all", key: PeriodKey = None,
                       min_position: MinPosition = None, wait: Wait = 5.0) -> BoardEntry:  # fmt: skip
     who.player(player)
@@ -217,13 +218,14 @@ async def board_entry(player: Player, variant: Variant, who: Who, ctx: Ctx, room
     if found is None:
         raise Problem(404, "Not on this board",
                       f"{player!r} has no line on the {period} board of {variant!r}"
-                      f" in room {room!r}")  # fmt: skip
+                      + (" across every room" if room is None else f" in room {room!r}"))  # fmt: skip
     return found
 
 
 # -- the platform's ---------------------------------------------------------------------------
-@router.get("/leaderboards/{variant}", summary="A 排行榜: a variant and room's, for a period")
-async def leaderboard(variant: Variant, who: Who, ctx: Ctx, room: RoomQuery = "",
+@router.get("/leaderboards/{variant}",
+            summary="A 排行榜: a variant's across every room (or one room's), for a period")  # fmt: skip
+async def leaderboard(variant: Variant, who: Who, ctx: Ctx, room: RoomQuery = None,
                       period: Period = "all", key: PeriodKey = None, page: PageNumber = 1,
                       size: PageSize = 50, min_position: MinPosition = None,
                       wait: Wait = 5.0) -> Page[BoardEntry]:  # fmt: skip
@@ -244,16 +246,28 @@ async def variant_stats(
                       page, size)  # fmt: skip
 
 
-@router.get("/tables", summary="The tables in play, by id")
+Listed = Literal["live", "ended", "all"]
+assert get_args(Listed) == queries_tables.STATES, "the states the query knows"
+
+
+@router.get("/tables", summary="The tables in play (or ended, or all), by id; filtered, searched")
 async def live_tables(
     who: Who, ctx: Ctx,
     room: Annotated[str | None, Query(max_length=128, pattern=r"^[^\x00-\x1f\x7f]*$")] = None,
     variant: Annotated[str | None, Query(max_length=32, pattern=r"^[a-z0-9_-]+$")] = None,
+    state: Annotated[Listed, Query(
+        description="live: in play; ended: its series ended, dissolved or closed; all")] = "live",
+    table_prefix: Annotated[str | None, Query(
+        min_length=1, max_length=128, pattern=r"^[^\s/]+$",
+        description="Only tables whose id begins with this")] = None,
+    player: Annotated[str | None, Query(
+        min_length=1, max_length=128, pattern=_NO_CONTROL,
+        description="Only tables where this player sits")] = None,
     page: PageNumber = 1, size: PageSize = 50, min_position: MinPosition = None, wait: Wait = 5.0,
 ) -> Page[LiveTable]:  # fmt: skip
     who.only_platform("the live tables")
     return await read(ctx, LIVE, min_position, wait, queries_tables.live_tables, room, variant,
-                      page, size)  # fmt: skip
+                      page, size, state=state, table_prefix=table_prefix, player=player)  # fmt: skip
 
 
 @router.get("/tables/{table_id}", summary="One table as last seen (live, ended or dissolved)",

@@ -114,7 +114,9 @@ class RoomView(BaseModel):
 
 class Seating(BaseModel):
     """Where the player is now: at the forming table (``started`` false) or at the table the
-    room started with them (``started`` true: mint its seat token)."""
+    room started with them (``started`` true: mint its seat token). ``forming`` is that same
+    table (``table_id``): as it forms, or as it started (its four seated and ready); for a
+    player seated nowhere, the room's forming table."""
 
     room: str
     player: str
@@ -122,7 +124,8 @@ class Seating(BaseModel):
     seat: int | None
     ready: bool
     started: bool
-    forming: RoomView
+    forming: RoomView = Field(description="The table the player sits at (table_id), as it forms"
+                                          " or as it started; else the room's forming table")
 
 
 class PointsChange(BaseModel):
@@ -162,11 +165,17 @@ def seating(state: RoomState, player: str) -> Seating:
     seat = state.seat_of(player)
     playing = state.playing.get(player)
     started = seat is None and playing is not None and playing == (state.started or ("",))[-1]
+    view = state.view()
+    if started:  # the table it started at, not the room's next one (issue 25)
+        assert playing is not None
+        at = sorted((n, p) for p, n in state.started_seats.items() if state.playing.get(p) == playing)
+        view |= {"table_id": playing, "seats": [p for _, p in at], "ready": [n for n, _ in at],
+                 "free_seats": []}  # fmt: skip
     return Seating(
         room=state.room, player=player, table_id=state.table_id if seat is not None else playing,
         seat=seat if seat is not None else _started_seat(state, player) if started else None,
         ready=started or (seat is not None and seat in state.ready), started=started,
-        forming=RoomView(**state.view()),
+        forming=RoomView(**view),
     )  # fmt: skip
 
 

@@ -63,6 +63,8 @@ async def give_command(
 
 
 def _sender(token: TableToken) -> Sender:
+    if token.role == "operator":
+        return Sender.operator_of(token.table_id)
     if token.seat is None:
         raise Problem(403, "Forbidden",
                       f"a {token.role} token gives no commands, so it has no outcomes to read")  # fmt: skip
@@ -78,11 +80,12 @@ async def command_outcome(
     ctx: Ctx,
     wait: Annotated[float, Query(ge=0, le=10, description="Seconds to wait for it")] = 0,
 ) -> JSONResponse:
-    """For whoever sent it, under the Idempotency-Key it sent: a seat (its token) or the
-    platform (the API key, with 'tables', that sent it). Another sender's key names nothing."""
+    """For whoever sent it, under the Idempotency-Key it sent: a seat or a table's operator
+    (its token) or the platform (the API key, with 'tables' or 'operator', that sent it).
+    Another sender's key names nothing."""
     raw = None if credentials is None else credentials.credentials
     if raw is not None and raw.startswith("pk_"):
-        key = await verify_key(ctx, raw, "tables")
+        key = await verify_key(ctx, raw, ("tables", "operator"))
         sender = Sender.api_key(key.key_id)
     else:
         sender = _sender(table_token(credentials, ctx))

@@ -114,6 +114,8 @@ def away_paths(events: Iterable[DomainEvent]) -> Counter[str]:
             seen["dissolved (网管解散)"] += 1
         elif isinstance(e, pe.PenaltyAdjudicated):
             seen[f"penalty ({e.cause})"] += 1
+        elif isinstance(e, pe.TableClosed):
+            seen["closed (关桌)"] += 1
         elif isinstance(e, pe.SeriesEnded):
             seen[f"series ended ({e.reason})"] += 1
     return +seen

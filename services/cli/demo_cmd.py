@@ -2,7 +2,8 @@
 over HTTP, exactly as a platform would play them.
 
 The key is a platform API key with the ``tables`` and ``tokens`` scopes (``paiju keys create
---scopes tables,tokens``), from ``--key`` or ``PAIJU_API_KEY``; the API is ``--url`` or
+--scopes tables,tokens``; with ``operator`` too, the demo dissolves its tables' hands in play
+when it stops, else it closes them after those hands), from ``--key`` or ``PAIJU_API_KEY``; the API is ``--url`` or
 ``PAIJU_API_URL`` (default http://127.0.0.1:8080). Its bots are seated through rooms, one per
 variant, as a platform seats its players (``services/demo/seating.py``). It prints a line per event of each table as
 its first seat sees it, and where to watch the idle seat's stream.
@@ -74,7 +75,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     url = (args.url or os.environ.get("PAIJU_API_URL") or DEFAULT_URL).rstrip("/")
     plan = Plan(tables=args.tables, hands=args.hands, seconds=args.seconds, pace=args.pace, jitter=args.jitter,
                 prefix=args.prefix, idle_seat=None if args.no_idle else 3,
-                timing=timing(args.turn, args.claim))  # fmt: skip
+                timing=timing(args.turn, args.claim), close_at_end=True)  # fmt: skip
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     print(f"paiju demo: {args.tables} table(s) on {url}; Ctrl-C stops", file=out, flush=True)

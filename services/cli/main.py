@@ -267,8 +267,19 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # named by the command's parser ("paiju backup: ..."), not by paiju's
+        _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(unknown)}")
     return guarded(args.command, lambda: args.run(args), writes=args.writes)
+
+
+def _command_parser(parser: Parser, name: str) -> argparse.ArgumentParser:
+    for action in parser._actions:  # argparse keeps the subcommands' parsers on this action
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[name]
+            return found
+    return parser
 
 
 if __name__ == "__main__":

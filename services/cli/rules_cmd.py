@@ -315,11 +315,11 @@ def _per_seat_item(value: Any, field: str, kind: type) -> Any:
 
 
 def run_analyze(text: str) -> tuple[int, str]:
-    """Analyse one hand: ``(0, json line)`` or ``(2, error line)``."""
+    """Analyse one hand: ``(0, json line)`` or ``(2, what was wrong)``."""
     try:
         request = parse_analyze(text)
     except InputError as error:
-        return USAGE_ERROR, f"error: {error}"
+        return USAGE_ERROR, str(error)
     config, counts, melds, wildcards = (
         request.config,
         request.counts,
@@ -351,9 +351,9 @@ def run_score(text: str) -> tuple[int, str]:
         ctx = parse_score(text)
         settlement = table_scorer(ctx.variant, {})(ctx)
     except InputError as error:
-        return USAGE_ERROR, f"error: {error}"
+        return USAGE_ERROR, str(error)
     except ScoringError as error:
-        return USAGE_ERROR, f"error: {_why_not(ctx, error)}"
+        return USAGE_ERROR, _why_not(ctx, error)
     out = {
         "patterns": list(settlement.patterns),
         "fan": settlement.fan,
@@ -398,31 +398,32 @@ def read_request(stdin: IO[str]) -> str:
 
 
 def _main(
-    run: Callable[[str], tuple[int, str]], stdin: IO[str], stdout: IO[str], stderr: IO[str] | None
-) -> int:
+    name: str, run: Callable[[str], tuple[int, str]], stdin: IO[str], stdout: IO[str],
+    stderr: IO[str] | None,
+) -> int:  # fmt: skip
     if stdin.isatty():  # a person at a terminal, who may not know a request is awaited
         (stderr or sys.stderr).write("reading one JSON object from stdin; end it with Ctrl-D\n")
     try:
         text = read_request(stdin)
     except InputError as error:
-        status, text = USAGE_ERROR, f"error: {error}"
+        status, text = USAGE_ERROR, str(error)
     else:
         status, text = run(text)
     if status == 0:
         stdout.write(text + "\n")
-    else:
-        (stderr or sys.stderr).write(text + "\n")
+    else:  # one line, as every paiju command says what was wrong: "paiju COMMAND: ..."
+        (stderr or sys.stderr).write(f"paiju rules {name}: {text}\n")
     return status
 
 
 def analyze_main(stdin: IO[str], stdout: IO[str], stderr: IO[str] | None = None) -> int:
     """``paiju rules analyze``: read stdin, write stdout (or one error line to stderr)."""
-    return _main(run_analyze, stdin, stdout, stderr)
+    return _main("analyze", run_analyze, stdin, stdout, stderr)
 
 
 def score_main(stdin: IO[str], stdout: IO[str], stderr: IO[str] | None = None) -> int:
     """``paiju rules score``: read stdin, write stdout (or one error line to stderr)."""
-    return _main(run_score, stdin, stdout, stderr)
+    return _main("score", run_score, stdin, stdout, stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""``paiju serve [--demo [--tables N]]``: the whole service from one command.
+"""``paiju serve [--port N] [--demo [--tables N]]``: the whole service from one command.
 
 On the embedded default (no ``PAIJU_BROKER_URL``): one process, nothing to install (SQLite
 store ``PAIJU_STORE_URL``, default ``paiju.sqlite3``; Celery's in-memory transport with a
@@ -32,7 +32,19 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a port from 0 to 65535 (0: any free one)")
+    return int(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="the API's listen address (default $PAIJU_API_HOST, 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=_port, metavar="N",
+        help="the API's port (default $PAIJU_API_PORT, 8080; embedded: any free one if it is"
+             " taken, printed; distributed: the API processes on N, N+1, ...; 0: any free one)",
+    )  # fmt: skip
     parser.add_argument("--demo", action="store_true", help="bots play a few tables, printed live")
     parser.add_argument("--tables", type=_count, default=3, help="demo tables (default 3)")
     parser.add_argument(
@@ -58,7 +70,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from workers.logging import configure_logging
 
     out = out or sys.stdout
-    settings = settings_or_fail()
+    chosen = (("api_host", args.host), ("api_port", args.port))
+    settings = settings_or_fail(**{k: v for k, v in chosen if v is not None})
     quiet = "PAIJU_LOG_LEVEL" not in os.environ and args.demo  # the demo's lines stay readable
     configure_logging("WARNING" if quiet else settings.log_level, settings.log_format)
     stop = threading.Event()
@@ -121,7 +134,8 @@ def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.E
     for n, address in enumerate(addresses):
         print(f"paiju serve: api-{n}: {where(address)}", file=out, flush=True)
     env = shared_env(os.environ)  # one token secret for all the API processes
-    supervisor = threading.Thread(target=supervise, args=(group, stop), kwargs={"env": env},
+    parts_stop = threading.Event()  # set once the demo has ended its tables through the parts
+    supervisor = threading.Thread(target=supervise, args=(group, parts_stop), kwargs={"env": env},
                                   daemon=True)  # fmt: skip
     supervisor.start()
     demo = None
@@ -132,7 +146,8 @@ def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.E
     finally:
         stop.set()
         if demo is not None:
-            demo.join(10)
+            demo.join(30)
+        parts_stop.set()
         supervisor.join(30)
     return 0
 
@@ -156,9 +171,9 @@ def _distributed_demo(settings: Settings, address: str, args: argparse.Namespace
 
     pepper = settings.api_key_pepper
     keys = KeyStore(settings.store_url, None if pepper is None else pepper.get_secret_value().encode())
-    made = keys.create(["tables", "tokens"], "paiju serve --demo")
+    made = keys.create(["tables", "tokens", "operator"], "paiju serve --demo")
     plan = Plan(tables=args.tables, hands=args.hands, pace=args.pace,
-                timing={**TIMING, **settings.default_timing()})  # fmt: skip
+                timing={**TIMING, **settings.default_timing()}, close_at_end=True)  # fmt: skip
     demo = HttpDemo(address, made.token, plan, out)
 
     def play() -> None:

@@ -4,8 +4,11 @@
     sim-harbin-1a2b3c4d  harbin         10    1523  v1523 hand_settled, 2026-12-01 21:30:02 UTC
     play-tanggu-9f8e7d6c tanggu          1      40  v40 tile_discarded, 2026-12-01 21:31:00 UTC, hand 1 in play
 
-``HANDS`` counts the hands started. The store is read page by page in the order events were
-stored, and nothing is written to it.
+    (and 12 other streams: players' accounts and rooms, not tables)
+
+``HANDS`` counts the hands started. A table is a stream that opens with ``table_opened``; the
+platform's other streams (``player:…``, ``room:…``) are counted, not listed. The store is read
+page by page in the order events were stored, and nothing is written to it.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ PAGE = 1000
 @dataclass
 class TableSummary:
     table_id: str
-    variant: str = "?"
+    variant: str | None = None  # from table_opened: None for a stream that is not a table
     hands: int = 0
     in_play: bool = False
     events: int = 0
@@ -37,7 +40,7 @@ class TableSummary:
         self.events += 1
         self.last = event
         if event.type == "table_opened":
-            self.variant = str(event.payload.get("variant", "?"))
+            self.variant = str(event.payload.get("variant", "?"))  # "?": a payload without one
         elif event.type == "hand_started":
             self.hands += 1
             self.in_play = True
@@ -53,7 +56,8 @@ class TableSummary:
 
 
 def summaries(store: EventStore) -> list[TableSummary]:
-    """Every table of the store, in the order each was first written."""
+    """Every stream of the store, in the order each was first written (``variant`` None: not
+    a table)."""
     tables: dict[str, TableSummary] = {}
     position = 0
     # positions strictly increase, so each page starts past the last: the loop ends with the log
@@ -70,11 +74,13 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     choice = choose(args)
     try:
         with closing(open_for_reading(choice)) as store:
-            found = summaries(store)
+            streams = summaries(store)
     except KeyboardInterrupt:
         raise Interrupted("paiju tables writes nothing to a store") from None
+    found = [s for s in streams if s.variant is not None]
+    others = len(streams) - len(found)
     if not found:
-        print(f"no tables in {choice.shown}", file=out)
+        print(" ".join(filter(None, (f"no tables in {choice.shown}", _others(others)))), file=out)
         return 0
     width = max(len("TABLE"), *(len(t.table_id) for t in found))
     print(f"{'TABLE':<{width}}  {'VARIANT':<10}  {'HANDS':>5}  {'EVENTS':>6}  LAST EVENT", file=out)
@@ -83,4 +89,11 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
             f"{t.table_id:<{width}}  {t.variant:<10}  {t.hands:>5}  {t.events:>6}  {t.describe_last()}",
             file=out,
         )
+    if others:
+        print(_others(others), file=out)
     return 0
+
+
+def _others(count: int) -> str:
+    """The streams left out: the platform's players' accounts and rooms."""
+    return f"(and {count} other stream(s): players' accounts and rooms, not tables)" if count else ""

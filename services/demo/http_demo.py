@@ -7,8 +7,9 @@ resumed from ``Last-Event-ID`` after a drop) and moves with one request each tim
 offers it a choice: the seat's options (legal commands, the version for ``If-Match``, its
 view) come with the events, and a command's answer brings the next ones. The platform deals
 each next hand when the lead seat's stream shows the last one settled. One seat at the first
-table never moves, so the turn timers play it (超时托管). Nothing here touches the store or the
-engine, and nothing reads ``GET …/view`` or ``GET …/legal``: only the stream and the POSTs.
+table never moves, so the turn timers play it (超时托管). When the demo stops, its tables are
+closed (``closing``). Nothing here touches the store or the engine, and nothing reads
+``GET …/view`` or ``GET …/legal``: only the stream and the POSTs.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from typing import Any, TextIO
 
 import httpx
 
-from services.demo.lines import line_of, notable
+from services.demo.closing import end_tables
+from services.demo.lines import autoplaying, line_of, notable
 from services.demo.player import AGAIN, TRANSIENT, Player
 from services.demo.seating import (
     DemoRefused,
@@ -66,6 +68,9 @@ class Plan:
     minimum_points: int = MINIMUM_POINTS
     run: str = field(default_factory=lambda: uuid.uuid4().hex[:6])
     variants: tuple[str, ...] = field(default_factory=lambda: tuple(VARIANTS))  # the registry's
+    # at the end, close (or dissolve) the tables it started, so no absent bot plays on by 托管
+    # (``closing``); off for the load tests, whose checks read the tables as the bots left them
+    close_at_end: bool = False
 
     def room(self, number: int) -> RoomPlan:
         """The room of the demo's table ``number`` (from 0): a room per variant, in the
@@ -128,6 +133,7 @@ class DemoTable:
         self.dealt: set[str] = set()  # the deals answered (each hand's, once)
         self.deal_due = asyncio.Event()  # the lead saw no hand in play: the platform deals
         self.hands_played = self.viewed_at = 0  # as the lead's stream last showed them
+        self.autoplayed: int | None = None  # the seat 托管 moves for next, as the lead saw it
         self.done = asyncio.Event()
         self.base = demo.bases[number % len(demo.bases)]  # the API process this table talks to
 
@@ -172,7 +178,8 @@ class DemoTable:
         """An event on the lead seat's stream: printed; a settled hand counted, and the next
         one dealt."""
         if notable(item):
-            self.demo.say(line_of(self.table_id, item))
+            self.demo.say(line_of(self.table_id, item, self.autoplayed))
+        self.autoplayed = autoplaying(item)
         if item["type"] == "hand_settled":
             tally = self.demo.tally
             tally.hands[self.table_id] = tally.hands.get(self.table_id, 0) + 1
@@ -255,6 +262,8 @@ class HttpDemo:
                     table.done.set()
                 playing.cancel()
                 await asyncio.gather(playing, return_exceptions=True)
+                if self.plan.close_at_end:
+                    await end_tables(self, tables)
         return self.tally
 
 

@@ -83,7 +83,7 @@ def seat_points(table: Iterable[RecordedEvent], seat: int) -> tuple[int, bool]:
             total += int(p["payments"][seat]) + int(p.get("hand_payments", [0] * 4)[seat])
         elif event.type == "penalty_adjudicated":
             total += int(event.payload["amounts"][seat])
-        elif event.type in ("series_ended", "table_dissolved"):
+        elif event.type in ("series_ended", "table_dissolved", "table_closed"):
             over = True
             break  # a later series at the same table is no longer the room's seating
     return total, over

@@ -1,8 +1,8 @@
 """Command ids in two namespaces that cannot meet: a client's and the service's own.
 
 A client names its command with an ``Idempotency-Key``; that key names a command only within
-what sent it (``Sender``): a platform API key (by its id), or one seat of one table (a seat
-token). ``client_command_id`` makes the stored id from the two, always under ``c:``, so one
+what sent it (``Sender``): a platform API key (by its id), one seat of one table (a seat
+token), or an operator of one table (an operator token). ``client_command_id`` makes the stored id from the two, always under ``c:``, so one
 sender can neither reach another's command nor an id the service gives itself, and the same
 key sent by two senders is two commands. The service's own commands (turn timers, a room's
 opening and first deal, presence changes) take ``service_command_id``, always under ``p:``,
@@ -29,18 +29,23 @@ _KEY_ID = re.compile(r"^[0-9a-f]{8,32}$")
 
 @dataclass(frozen=True, slots=True)
 class Sender:
-    """Whose command ids a key names: a platform API key, or a seat of a table."""
+    """Whose command ids a key names: a platform API key, a seat of a table, or an operator of
+    a table (``operator``: every operator token of the table names the same commands)."""
 
     key_id: str | None = None
     table_id: str | None = None
     seat: int | None = None
+    operator: bool = False
 
     def __post_init__(self) -> None:
         if self.key_id is not None:
-            if self.table_id is not None or self.seat is not None:
-                raise ValueError("a sender is an API key or a seat, not both")
+            if self.table_id is not None or self.seat is not None or self.operator:
+                raise ValueError("a sender is an API key, a seat or a table's operator, not two")
             if not _KEY_ID.match(self.key_id):
                 raise ValueError(f"an API key's id is 8-32 hex digits, not {self.key_id!r}")
+        elif self.operator:
+            if self.table_id is None or self.seat is not None:
+                raise ValueError("a table's operator names a table and no seat")
         elif self.table_id is None or self.seat not in (0, 1, 2, 3):
             raise ValueError("a seat sender names a table and a seat 0-3")
 
@@ -52,13 +57,18 @@ class Sender:
     def of_seat(cls, table_id: str, seat: int) -> Sender:
         return cls(table_id=table_id, seat=seat)
 
+    @classmethod
+    def operator_of(cls, table_id: str) -> Sender:
+        return cls(table_id=table_id, operator=True)
+
     @property
     def namespace(self) -> str:
-        """``k:<key id>`` or ``s<seat>:<length>:<table>``."""
+        """``k:<key id>``, ``s<seat>:<length>:<table>`` or ``o:<length>:<table>``."""
         if self.key_id is not None:
             return f"k:{self.key_id}"
         assert self.table_id is not None
-        return f"s{self.seat}:{len(self.table_id)}:{self.table_id}"
+        who = "o" if self.operator else f"s{self.seat}"
+        return f"{who}:{len(self.table_id)}:{self.table_id}"
 
 
 def _bounded(prefix: str, full: str) -> str:
@@ -97,7 +107,7 @@ def client_key(command_id: str) -> str | None:
     if command_id.startswith(f"{CLIENT}k:"):
         _, _, rest = command_id[len(CLIENT) + 2 :].partition(":")
         return rest or None
-    seat = re.match(r"^c:s[0-3]:(\d+):", command_id)
+    seat = re.match(r"^c:(?:s[0-3]|o):(\d+):", command_id)
     if seat is None:
         return None
     start = seat.end() + int(seat.group(1))

@@ -105,7 +105,8 @@ def _json_object(text: str, number: int) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as error:
         raise ImportError_(
-            f"line {number}: not JSON ({error.msg} at column {error.colno})"
+            # as json words it ("... starting at: line 1 column 5"): some messages end in "at"
+            f"line {number}: not JSON ({error.msg}: column {error.colno})"
         ) from None
     except RecursionError:
         raise ImportError_(f"line {number}: JSON nested too deeply") from None

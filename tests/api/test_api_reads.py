@@ -166,3 +166,23 @@ async def test_a_seat_token_reads_its_own_players_rows_and_nothing_else(
     assert boards.status_code == 403 and "API key" in boards.json()["detail"]
     other_table = await client.get("/v1/reads/tables/reads-1", headers=mine)
     assert other_table.status_code == 403, other_table.text
+
+
+async def test_the_tables_are_filtered_and_searched_with_bounded_checked_parameters(
+    client: httpx.AsyncClient, played: dict[str, object], reads_key: dict[str, str]
+) -> None:
+    async def ids(**params: object) -> list[str]:
+        found = await client.get("/v1/reads/tables", params=params, headers=reads_key)
+        assert found.status_code == 200, found.text
+        return [row["table_id"] for row in found.json()["items"]]
+
+    both = await ids(state="all", table_prefix="reads-", player="ann")
+    assert both == ["reads-1", "reads-2"]
+    live, ended = await ids(table_prefix="reads-"), await ids(state="ended", table_prefix="reads-")
+    assert sorted(live + ended) == both and "reads-1" in ended  # its series ended: a seat left
+    assert await ids(state="all", player="nobody-sits-here") == []
+    for bad in ({"state": "gone"}, {"table_prefix": "a b"}, {"player": "x" * 129},
+                {"table_prefix": ""}):  # fmt: skip
+        refused = await client.get("/v1/reads/tables", params=bad, headers=reads_key)
+        assert refused.status_code == 422, (bad, refused.text)
+        assert next(iter(bad)) in refused.text

@@ -67,6 +67,9 @@ async def test_players_are_seated_and_four_ready_start_a_dealt_table_the_platfor
         assert (await act(client, api, room, player, "ready")).json()["started"] is False
     last = (await act(client, api, room, names[3], "ready")).json()
     assert (last["started"], last["table_id"], last["seat"]) == (True, f"{room}.1", 3)
+    started = last["forming"]  # the table the player sits at, not the room's next (issue 25)
+    assert (started["table_id"], started["seats"], started["ready"], started["free_seats"]) == (
+        f"{room}.1", names, [0, 1, 2, 3], [])
     minted = await client.post(f"/v1/tables/{room}.1/seats/3/tokens", json={"player": names[3]},
                                headers=platform_headers(api.key))  # fmt: skip
     assert minted.status_code == 200, minted.text

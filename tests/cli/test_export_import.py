@@ -80,6 +80,17 @@ def test_a_cut_inside_the_last_line_is_refused(export_text: str, tmp_path: Path,
     assert status == 2 and "not JSON" in one_line(err)
 
 
+def test_a_line_cut_inside_a_string_is_named_without_a_doubled_word(
+    export_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, *_ = export_text.splitlines()
+    path = write(tmp_path / "string.jsonl", first[: first.index('"table"') + 4])
+    status, _, err = run(capsys, "import", str(path), "--store", f"sqlite:///{tmp_path}/s.sqlite3")
+    said = one_line(err)
+    assert status == 2 and "line 1: not JSON (Unterminated string starting at: column " in said
+    assert " at at " not in said
+
+
 @pytest.mark.parametrize(
     ("edit", "named"),
     [

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from clirun import StoredTable, one_line, run, store_table
 
+from events.store import open_store
+from services.accounts import adjust_points
+
 
 def test_tables_lists_each_table_with_its_variant_hands_events_and_last_event(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -25,6 +28,22 @@ def test_tables_lists_each_table_with_its_variant_hands_events_and_last_event(
         [second.group(1), "shandong", "1"],
     ]
     assert all(re.search(r" v\d+ seed_revealed, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$", r) for r in rows)
+
+
+def test_tables_lists_tables_only_and_counts_the_platforms_other_streams(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stored = store_table(tmp_path / "mixed.sqlite3", "harbin", hands=1)
+    store = open_store(stored.url)
+    for player in ("ann", "bo"):  # their accounts: streams player:ann, player:bo
+        adjust_points(store, player, 100, "grant", command_id=f"grant-{player}")
+    store.close()
+    status, out, _ = run(capsys, "tables", "--store", stored.url)
+    assert status == 0
+    _, *rows, last = out.splitlines()
+    assert [row.split()[:2] for row in rows] == [[stored.table_id, "harbin"]]
+    assert last == "(and 2 other stream(s): players' accounts and rooms, not tables)"
+    assert "player:" not in out and " ? " not in out
 
 
 def test_tables_of_a_new_store_says_there_are_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

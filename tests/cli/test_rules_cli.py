@@ -161,7 +161,7 @@ def test_the_module_runs_as_a_command(command: str, request_: dict[str, Any], st
     if status == 0:
         assert isinstance(json.loads(done.stdout), dict)
     else:
-        assert done.stderr.startswith("error:") and done.stderr.count("\n") == 1
+        assert done.stderr.startswith(f"paiju rules {command}: ") and done.stderr.count("\n") == 1
 
 
 TANGGU_WIN = {"variant": "tanggu", "hand": "123m456p7s1z99s", "win_tile": "8s", "seat": 0, "dealer": 0, "discarder": 1, "wildcards": "12z"}
@@ -208,8 +208,8 @@ def test_score_takes_the_eight_flowers_of_a_set_and_no_more() -> None:
 @pytest.mark.parametrize(
     ("stdin", "named"),
     [
-        (b'\xff\xfe{"variant": "harbin"}', "error: input is not UTF-8: byte 0xff at offset 0"),
-        (b"[" * 100_000 + b"]" * 100_000, "error: input is nested too deeply to be a request"),
+        (b'\xff\xfe{"variant": "harbin"}', "input is not UTF-8: byte 0xff at offset 0"),
+        (b"[" * 100_000 + b"]" * 100_000, "input is nested too deeply to be a request"),
     ],
 )
 @pytest.mark.parametrize("command", ["analyze", "score"])
@@ -219,12 +219,12 @@ def test_unreadable_input_is_one_line_in_a_real_process(command: str, stdin: byt
         input=stdin, capture_output=True, check=False, cwd=Path(__file__).resolve().parents[2],
     )
     assert done.returncode == 2
-    assert done.stderr.decode().splitlines() == [named]
+    assert done.stderr.decode().splitlines() == [f"paiju rules {command}: {named}"]
 
 
 def test_empty_input_says_what_is_awaited() -> None:
     status, error = run_analyze("  \n")
-    assert status == 2 and error == "error: input is empty: give one JSON object on stdin (paiju rules --help)"
+    assert status == 2 and error == "input is empty: give one JSON object on stdin (paiju rules --help)"
 
 
 def test_at_a_terminal_rules_says_it_is_reading_a_request() -> None:

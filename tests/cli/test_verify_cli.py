@@ -52,7 +52,7 @@ def _export(capsys: pytest.CaptureFixture[str], table: StoredTable) -> str:
     [
         (["verify", "--store", "ftp://x"], "paiju verify: cannot use the store 'ftp://x' (--store): unknown scheme 'ftp'"),
         (["verify", "--store", "sqlite:///no/such/folder/s.sqlite3"], "the folder no/such/folder does not exist"),
-        (["verify", "extra"], "paiju: unrecognized arguments: extra (see paiju --help)"),
+        (["verify", "extra"], "paiju verify: unrecognized arguments: extra (see paiju verify --help)"),
     ],
 )
 def test_verify_of_a_store_it_cannot_use_is_one_line_and_status_2(argv: list[str], says: str) -> None:

@@ -122,6 +122,7 @@ def test_paiju_serve_distributed_plays_the_demo_and_restarts_a_part_killed_with_
     by_timer = [e for t in TABLES for e in store.read_stream(t) if e.actor.kind == "timer"]
     opened = [store.read_stream(t)[0].payload["timing"] for t in TABLES]
     idle = [e for e in store.read_stream(TABLES[0]) if e.actor.kind == "seat" and e.actor.seat == 3]
+    ends = [store.read_stream(t)[-1].type for t in TABLES]  # the demo ended them, parts still up
     store.close()
     exited = printed.count("part.exited")
     print(
@@ -138,6 +139,7 @@ def test_paiju_serve_distributed_plays_the_demo_and_restarts_a_part_killed_with_
     assert exited >= 3
     assert [t["turn"] for t in opened] == [1, 1]  # PAIJU_TURN_SECONDS, as when embedded
     assert idle == []  # seat 3 at the first table never moved itself: the timers played it
+    assert ends == ["table_closed", "table_closed"]
     assert count.doubled_command_ids == [] and count.version_gaps == []
     assert count.not_replaying == []
     leftover = [pid for pid in (*killed["worker"], *killed["timekeeper"], *pool)

@@ -22,7 +22,7 @@ PLAYERS = ("ann", "bo", "cy", "di")
 
 
 def board(
-    url: str, period: str, key: str, variant: str = "harbin", room: str = ""
+    url: str, period: str, key: str, variant: str = "harbin", room: str | None = ""
 ) -> list[tuple[str, int]]:
     page = leaderboard(project(url, Leaderboards()), variant, room, period, key, 1, 100)
     return [(item.player, item.points) for item in page.items]
@@ -65,6 +65,24 @@ def test_each_variant_and_room_has_its_own_board(url: str) -> None:
         ("bo", -1),
         ("cy", -1),
     ]
+
+
+def test_a_variants_board_across_rooms_sums_every_room_and_the_tables_in_none(url: str) -> None:
+    store = open_store(url)
+    given(store, "t1", opened("t1", "harbin", PLAYERS), hand(), settled((6, -2, -2, -2)),
+          extra={"room": "gold"})  # fmt: skip
+    given(store, "t2", opened("t2", "harbin", ("ann", "bo", "ed", "flo")), hand(),
+          settled((-2, 6, -2, -2)), extra={"room": "silver"})  # fmt: skip
+    given(store, "t3", opened("t3", "harbin", ("gus", "bo", "hal", "ivy")), hand(),
+          settled((3, 3, -3, -3)))  # fmt: skip
+    given(store, "t4", opened("t4", "tanggu", PLAYERS), hand(), settled((9, -3, -3, -3)),
+          extra={"room": "gold"})  # fmt: skip
+    across = board(url, "all", "all", "harbin", None)
+    assert across[:3] == [("bo", 7), ("ann", 4), ("gus", 3)]
+    assert len(across) == 9 and "ann" not in dict(board(url, "all", "all", "harbin", ""))
+    db = project(url, Leaderboards())
+    mine = board_entry(db, "harbin", None, "all", "all", "bo")
+    assert mine is not None and (mine.rank, mine.points, mine.hands) == (1, 7, 3)
 
 
 def test_a_tie_goes_to_who_reached_the_total_first_then_to_the_player_id(url: str) -> None:

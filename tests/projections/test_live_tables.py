@@ -15,6 +15,7 @@ from events.store import open_store
 from events.store.base import EventStore
 from readmodels.db import open_projection_db
 from readmodels.live_tables import LiveTables
+from readmodels.queries import QueryError
 from readmodels.queries_tables import live_table, live_tables
 from readmodels.runner import Projector
 from services.rules.events.hand import (
@@ -29,6 +30,7 @@ from services.rules.events.presence import (
     SeatDisconnected,
     SeatLeft,
     SeriesEnded,
+    TableClosed,
     TableDissolved,
     WaitTimedOut,
 )
@@ -169,6 +171,40 @@ def test_live_tables_are_paged_by_table_and_filtered_by_room_and_variant(url: st
     assert [r.table_id for r in first.items + rest.items] == ["t0", "t1", "t2"]
     assert first.more and not rest.more
     assert [r.table_id for r in live_tables(db, room="a", variant="tanggu").items] == ["t2"]
+
+
+def test_a_closed_table_leaves_the_list_and_is_found_among_the_ended(url: str) -> None:
+    store = open_store(url)
+    for table_id in ("t1", "t2", "t3"):
+        Table(store, table_id).opened("harbin", room="r1")
+    Table(store, "t2").given(TableClosed(reason="the demo stopped", hands=0))
+    Table(store, "t3").given(TableDissolved(reason="网管解散", mid_hand=False))
+    db = caught_up(store, url, LiveTables())
+    assert [r.table_id for r in live_tables(db).items] == ["t1"]
+    ended = live_tables(db, state="ended").items
+    assert [(r.table_id, r.status) for r in ended] == [("t2", "closed"), ("t3", "dissolved")]
+    assert [r.table_id for r in live_tables(db, state="all").items] == ["t1", "t2", "t3"]
+
+
+def test_tables_are_searched_by_an_id_prefix_and_by_a_player_seated_there(url: str) -> None:
+    store = open_store(url)
+    Table(store, "east.1").opened("harbin", players=("ann", "bo", "cy", "di"))
+    Table(store, "east.2").opened("harbin", players=("ed", "flo", "gus", "ann"))
+    Table(store, "east_1").opened("harbin", players=("hal", "ivy", "jo", "kim"))
+    Table(store, "west.1").opened("tanggu", players=("lu", "mo", "ned", "ann"))
+    db = caught_up(store, url, LiveTables())
+    assert [r.table_id for r in live_tables(db, table_prefix="east.").items] == ["east.1", "east.2"]
+    assert [r.table_id for r in live_tables(db, player="ann").items] == ["east.1", "east.2", "west.1"]
+    found = live_tables(db, variant="harbin", player="ann", table_prefix="east", size=1)
+    assert [r.table_id for r in found.items] == ["east.1"] and found.more
+    assert live_tables(db, player="an").items == []  # a player is named whole
+
+
+@pytest.mark.parametrize("question", [{"state": "gone"}, {"player": ""}, {"table_prefix": "x" * 129}])
+def test_a_bad_search_of_the_tables_is_refused_by_name(url: str, question: dict[str, str]) -> None:
+    db = caught_up(open_store(url), url, LiveTables())
+    with pytest.raises(QueryError, match=next(iter(question))):
+        live_tables(db, **question)  # type: ignore[arg-type]
 
 
 # -- against the engine -----------------------------------------------------------------------

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
 from effects.effects_kit import Receiver
 
 from events.store import open_store
@@ -52,7 +54,27 @@ def test_paiju_serve_embedded_plays_the_demo_and_the_timers_play_the_idle_seat(
     assert store.read_stream(SECOND)  # the other table plays too
     points = open_projection_db(store_url).active_build("points")
     assert points is not None and points.position > 0  # the projector thread kept the read models
+    # stopped, the demo dissolved and closed its tables: no timer plays its absent bots later
+    assert f"{FIRST}: dissolved and closed as the demo stopped" in done.stdout
+    assert "automatic=托管" in done.stdout and "automatic=False" not in done.stdout
+    assert events[-1].type == "table_closed" and store.timers_of(FIRST) == []
     store.close()
+
+
+def test_paiju_serve_listens_on_the_port_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:  # a port free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("PAIJU_STORE_URL", f"sqlite:///{tmp_path}/port.sqlite3")
+    monkeypatch.setenv("PAIJU_API_PORT", "1")  # the option wins over the variable
+    assert paiju(["serve", "--port", str(port), "--for", "0.5"]) == 0
+    assert f"API on http://127.0.0.1:{port} " in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:  # argparse's refusal, before anything starts
+        paiju(["serve", "--port", "65536"])
+    assert refused.value.code == 2
+    assert "--port: '65536': give a port from 0 to 65535" in capsys.readouterr().err
 
 
 def test_paiju_timekeeper_refuses_a_bad_lease_and_a_queue_it_cannot_reach(
@@ -99,13 +121,15 @@ def test_paiju_serve_embedded_tells_the_platform_of_each_settled_hand(tmp_path: 
             deadline = time.monotonic() + 80
             while not settlements(store_url) and time.monotonic() < deadline:
                 time.sleep(0.5)  # a hand at full pace takes seconds
+            settled = settlements(store_url)
             serving.send_signal(signal.SIGTERM)  # stopped as an operator stops it
             _, err = serving.communicate(timeout=60)
     finally:
         receiver.stop()
     assert serving.returncode == 0, err
-    settled = settlements(store_url)
     assert settled, "no hand was settled in 80 s"
-    # every settlement the service recorded before it stopped reached the platform, once
+    # every settlement the service recorded before it was stopped reached the platform, once
+    # (the demo's tables dissolved as it stops settle their hands then, nothing paid: those
+    # wait for the next run's reactor, which goes on from its checkpoint)
     delivered = set(receiver.received)
     assert len(settled - delivered) <= 1 and receiver.doubled() == 0 and receiver.forged == 0

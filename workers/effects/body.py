@@ -14,8 +14,8 @@ from typing import Any
 from events.envelope import RecordedEvent
 from services.rules.table.redact import POLICIES, shown
 
-NOTIFIED = frozenset({"hand_settled", "penalty_adjudicated", "series_ended"})
-"""The event types the platform is told of: 结算, 逃跑处罚 and the end of a series."""
+NOTIFIED = frozenset({"hand_settled", "penalty_adjudicated", "series_ended", "table_closed"})
+"""The event types the platform is told of: 结算, 逃跑处罚, the end of a series, 关桌."""
 
 KEY_PREFIX = "paiju-event-"
 

@@ -71,6 +71,26 @@ class TableDissolved(DomainEvent):
 
 
 @registry.register
+class TableCloseRequested(DomainEvent):
+    """关桌: the platform asked to close the table after the hand in play (``mid_hand``; else at
+    once): that hand is played and settled as any other, and no next hand is dealt."""
+
+    type: Literal["table_close_requested"] = "table_close_requested"
+    reason: str = ""
+    mid_hand: bool
+
+
+@registry.register
+class TableClosed(DomainEvent):
+    """关桌: the table closed, its last hand settled; it deals no hand and takes no command
+    again. ``hands``: the hands played at it, every series counted."""
+
+    type: Literal["table_closed"] = "table_closed"
+    reason: str = ""
+    hands: int = Field(ge=0)
+
+
+@registry.register
 class WaitTimedOut(DomainEvent):
     """A wait ran out: a turn (the seat goes into 超时托管), a claim window (the seats still to
     answer pass), a 托管 window (the system moves), a reconnect grace."""

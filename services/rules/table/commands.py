@@ -193,6 +193,15 @@ class DissolveTable(Command):
     reason: str = Field(default="", max_length=200)
 
 
+class CloseTable(Command):
+    """关桌: the platform closes the table after the hand in play (at once between hands): that
+    hand is played and settled, then no next hand is dealt and nobody is waited on."""
+
+    issued_by: ClassVar[IssuedBy] = "system"
+    command: Literal["close_table"] = "close_table"
+    reason: str = Field(default="", max_length=200)
+
+
 AnyCommand = Annotated[
     OpenTable
     | StartHand
@@ -210,6 +219,7 @@ AnyCommand = Annotated[
     | ReportDisconnect
     | ReportReconnect
     | TimeOut
-    | DissolveTable,
+    | DissolveTable
+    | CloseTable,
     Field(discriminator="command"),
 ]

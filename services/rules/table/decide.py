@@ -14,11 +14,12 @@ from typing import Any
 
 from events.base import DomainEvent
 from services.rules.events import hand as ev
-from services.rules.table import answers, away, turn
+from services.rules.table import answers, away, closing, turn
 from services.rules.table.autoplay import autoplay_command
 from services.rules.table.commands import (
     CancelAutoplay,
     Chow,
+    CloseTable,
     Command,
     DeclareHonourKong,
     DeclareWin,
@@ -149,6 +150,7 @@ _HANDLERS: dict[type[Command], Callable[[TableState, Any], list[DomainEvent]]] =
     ReportReconnect: away.report_reconnect,
     TimeOut: away.time_out,
     DissolveTable: away.dissolve_table,
+    CloseTable: closing.close_table,
 }
 
 
@@ -183,6 +185,7 @@ def advance(
             or next_system_events(table)
             or _autoplay_events(table)
             or away.series_end(table)
+            or closing.close_due(table)
         )
         if not step:
             return produced, table
@@ -207,6 +210,7 @@ def decide_and_evolve(
 ) -> tuple[list[DomainEvent], TableState]:
     """``decide``, with the table after its events (folded on the way, so never twice);
     ``observe`` sees each event with the table just after it."""
+    closing.check_not_closed(table, command)
     events = away.check_seat_plays(table, command) + _route(table, command)
     for event in events:
         table = evolve(table, event)

@@ -7,7 +7,7 @@ from typing import Any
 
 from events.base import DomainEvent
 from services.rules.events import hand as ev
-from services.rules.table import counters
+from services.rules.table import closing, counters
 from services.rules.table import presence as away
 from services.rules.table import seats as seat_ops
 from services.rules.table.claims import open_window
@@ -294,6 +294,7 @@ _APPLY: dict[str, Callable[[TableState, Any], TableState]] = {
     "hand_settled": _hand_settled,
     "seed_revealed": _seed_revealed,
     **away.APPLY,
+    **closing.APPLY,
 }
 
 

@@ -158,7 +158,7 @@ def legal_commands(table: TableState, seat: int) -> list[Command]:
 
 def seat_commands(table: TableState, seat: int) -> list[Command]:
     """主动托管 or 取消托管, and leaving the table, where they apply."""
-    if not table.opened or table.presence[seat].left:
+    if not table.opened or table.closed or table.presence[seat].left:
         return []
     presence = table.presence[seat]
     found: list[Command] = []

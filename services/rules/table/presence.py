@@ -28,6 +28,7 @@ KEEPS_WAIT = frozenset(
         "wait_timed_out",
         "seat_autoplayed",
         "penalty_adjudicated",
+        "table_close_requested",
     }
 )
 

@@ -287,6 +287,8 @@ POLICIES: dict[str, Policy] = {
     "seat_reconnected": public("seat"),
     "seat_left": public("seat", "mid_hand"),
     "table_dissolved": public("reason", "mid_hand"),
+    "table_close_requested": public("reason", "mid_hand"),
+    "table_closed": public("reason", "hands"),
     # but not who a claim window asked: that is in their tiles (issue 21)
     "wait_timed_out": {"wait": PUBLIC, "seats": _ASKED},
     "seat_autoplayed": {"seat": _TURN_ONLY, "reason": _TURN_ONLY, "turn": PUBLIC},

@@ -221,6 +221,9 @@ class TableState:
     # the rules version the table is decided under (``TableOpened``); "": not open yet, or
     # a state built without one: the version this process opens tables under
     rules_version: str = ""
+    # 关桌: the platform's close, asked for (its reason) and done (no hand or command after it)
+    closing: str | None = None
+    closed: bool = False
 
     @property
     def opened(self) -> bool:

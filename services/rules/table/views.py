@@ -125,6 +125,9 @@ def player_view(table: TableState, seat: int | None, operator: bool = False) -> 
         "level_scores": list(table.series.level_scores),
         "hands_played": table.series.hands_played,
         "series": table.series.number,
+        # 关桌: the platform's close, asked for (its reason) and done: a closed table deals no more
+        "closing": table.closing,
+        "closed": table.closed,
         # who is played by 托管, dropped or gone, and what the table waits on: public, as at a table
         "presence": [
             {"autoplay": p.autoplay, "connected": p.connected, "left": p.left}
