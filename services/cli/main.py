@@ -174,7 +174,8 @@ def build_parser() -> Parser:
     imp = _sub(
         sub, "import", "a table exported by paiju export, into a store", EXPORT_TEXT, STORE_TEXT
     )
-    imp.add_argument("file", help="the export file, or - for stdin")
+    imp.add_argument("file", nargs="?", default="-",
+                     help="the export file (default, or -: stdin, as in paiju export T | paiju import)")  # fmt: skip
     add_store_argument(imp)
     imp.set_defaults(run=_runner("log_cmd", "import_main"), writes=True)
 

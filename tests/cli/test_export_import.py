@@ -209,3 +209,20 @@ def test_a_hand_in_play_is_named_when_exported_and_when_replayed_where_its_seed_
         f"paiju replay: hand 1 is in play, and its seed is sealed in the store it is played in, "
         f"not in {elsewhere} (an export carries no sealed seed): replay it there, or once it ends"
     )
+
+
+def test_an_export_piped_into_an_import_needs_no_file_argument(stored: StoredTable, tmp_path: Path) -> None:
+    """README's ``paiju export T | paiju import --store X``, as two processes and a pipe."""
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path}/piped.sqlite3"
+    paiju = [sys.executable, "-m", "services.cli.main"]
+    exported = subprocess.Popen([*paiju, "export", stored.table_id, "--store", stored.url],
+                                stdout=subprocess.PIPE)  # fmt: skip
+    imported = subprocess.run([*paiju, "import", "--store", url], stdin=exported.stdout,
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert exported.wait(timeout=60) == 0
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.startswith(f"imported table {stored.table_id}: ")
+    assert stored_events(url, stored.table_id) == stored_events(stored.url, stored.table_id)
