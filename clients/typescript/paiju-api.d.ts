@@ -1892,8 +1892,9 @@ export interface components {
             /**
              * Variant
              * @example harbin
+             * @enum {string}
              */
-            variant: string;
+            variant: "harbin" | "mudanjiang" | "shandong" | "shanghai" | "tanggu";
         };
         /** ViewTokenRequest */
         ViewTokenRequest: {

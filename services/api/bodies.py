@@ -65,7 +65,8 @@ class TableOpening(OpenTable):
     numbers integers (not ``true``), its options booleans."""
 
     table_id: str = Field(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN)
-    variant: str = Field(pattern=VARIANT_PATTERN, examples=["harbin"])
+    variant: str = Field(pattern=VARIANT_PATTERN, examples=["harbin"],
+                         json_schema_extra={"enum": sorted(VARIANTS)})  # another: 409, naming these
     players: tuple[PlayerName, PlayerName, PlayerName, PlayerName] = Field(
         json_schema_extra={"uniqueItems": True})  # four different players (decision 18)
     base_stake: JsonInt = Field(default=1, ge=1, le=MAX_BASE_STAKE)

@@ -11,13 +11,10 @@ refused; a route that needs credentials refuses a request without them or with f
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from typing import Any
 
-import pytest
 import schemathesis
-from api_kit import Api, open_dealt_table_sync, platform_headers
+from api_kit import platform_headers
 from fastapi import FastAPI
 from fuzz_kit import Credentials, all_checks, best, send, streams
 from hypothesis import HealthCheck, Phase, given, settings
@@ -31,11 +28,6 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.generation.overrides import Override
 from starlette.testclient import TestClient
 
-from readmodels import catalog
-from readmodels.runner import Projector
-from services.api.app import create_api
-from services.api.keys import SCOPES
-
 CASES = 700
 """Cases in all, shared by the operations and the two modes."""
 BUDGET_SECONDS = 45.0
@@ -43,35 +35,6 @@ BUDGET_SECONDS = 45.0
 ``FLOOR`` of data that fits the document (so that how many routes answered a success does not
 depend on the machine's load: the cases are derandomized) and 3 of data that does not."""
 FLOOR = {GenerationMode.POSITIVE: 10, GenerationMode.NEGATIVE: 3}
-
-
-@asynccontextmanager
-async def _no_lifespan(app: FastAPI) -> AsyncIterator[None]:
-    yield  # the module's server runs the context's threads; the fuzzer's client must not
-
-
-@pytest.fixture(scope="module")
-def fuzzed(api: Api) -> Iterator[tuple[FastAPI, Credentials]]:
-    """The app with its limits off (the fuzzer sends thousands), a dealt table and tokens."""
-    settings = api.ctx.settings
-    api.ctx.settings = settings.model_copy(update={
-        "api_rate_limit_key": "", "api_rate_limit_commands": "", "api_rate_limit_reads": "",
-        "api_rate_limit_anonymous": "", "api_command_wait": 0.5})  # fmt: skip
-    try:
-        app = create_api(api.ctx)
-    finally:
-        api.ctx.settings = settings
-    app.router.lifespan_context = _no_lifespan
-    key = api.ctx.keys.create(list(SCOPES), "fuzz").token
-    with TestClient(app) as client:
-        table = open_dealt_table_sync(client, key)
-        minted = client.post(f"/v1/tables/{table.table_id}/tokens", headers=platform_headers(key),
-                             json={"role": "operator", "subject": "fuzz"})  # fmt: skip
-        operator = minted.json()["token"]
-    projector = Projector(api.ctx.store, api.ctx.read_models(), list(catalog.ALL))
-    projector.attach()
-    projector.catch_up()  # the read models built, so reads answer rather than "behind"
-    yield app, Credentials(key, table, operator)
 
 
 def test_no_route_answers_5xx_or_outside_its_schema(fuzzed: tuple[FastAPI, Credentials]) -> None:
