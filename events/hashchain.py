@@ -219,8 +219,9 @@ class Head:
     version: int | None = None
 
 
-HEAD_PATTERN = r"^\s*((0*[1-9][0-9]*)?:)?[0-9a-fA-F]{64}\s*$"
-"""What ``parse_head`` takes, as a JSON Schema ``pattern`` (the API's document declares it)."""
+HEAD_PATTERN = r"^[ \t]*((0*[1-9][0-9]*)?:)?[0-9a-fA-F]{64}[ \t]*$"
+"""What ``parse_head`` takes, as a JSON Schema ``pattern`` (the API's document declares it):
+spaces and tabs around it, not a regex ``\s``, which engines read apart (Python's takes U+0085)."""
 
 
 def parse_head(text: str) -> Head:

@@ -5106,7 +5106,7 @@ export interface operations {
                 variant?: string;
                 /** @description live: in play; ended: its series ended, dissolved or closed; all */
                 state?: "live" | "ended" | "all";
-                /** @description Only tables whose id begins with this */
+                /** @description Only tables whose id begins with this (no space, control or '/') */
                 table_prefix?: string;
                 /** @description Only tables where this player sits */
                 player?: string;

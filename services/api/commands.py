@@ -65,7 +65,10 @@ def idempotency_key(
     return idempotency_key
 
 
-IF_MATCH_PATTERN = r'^\s*(W/)?"*[0-9]{1,12}"*\s*$'
+IF_MATCH_PATTERN = r'^[ \t]*(W/)?"*[0-9]{1,12}"*[ \t]*$'
+"""Around the version only HTTP's own whitespace (RFC 9110's OWS: space, tab), as the parse
+strips it: a regex ``\s`` differs between engines (Python's takes U+0085, others do not), so a
+value one generator takes as blank another refuses."""
 
 
 def expected_version(
@@ -75,7 +78,7 @@ def expected_version(
 ) -> int | None:
     if if_match is None:
         return None
-    text = if_match.strip()
+    text = if_match.strip(" \t")
     text = text[2:] if text.startswith("W/") else text
     text = text.strip('"')
     # ASCII digits only: str.isdigit also takes "²", which int() refuses

@@ -24,6 +24,7 @@ from typing import Annotated, Literal, TypeVar, get_args
 from fastapi import APIRouter, Depends, Path, Query
 from starlette.concurrency import run_in_threadpool
 
+from events.envelope import ID_IN_PATH_PATTERN
 from events.limits import MAX_PAGE, MAX_POSITION, MAX_READ_WAIT_SECONDS
 from readmodels import points_queries, queries_boards, queries_stats, queries_tables
 from readmodels.base import Projection
@@ -258,8 +259,8 @@ async def live_tables(
     state: Annotated[Listed, Query(
         description="live: in play; ended: its series ended, dissolved or closed; all")] = "live",
     table_prefix: Annotated[str | None, Query(
-        min_length=1, max_length=128, pattern=r"^[^\s/]+$",
-        description="Only tables whose id begins with this")] = None,
+        min_length=1, max_length=128, pattern=ID_IN_PATH_PATTERN,
+        description="Only tables whose id begins with this (no space, control or '/')")] = None,
     player: Annotated[str | None, Query(
         min_length=1, max_length=128, pattern=_NO_CONTROL,
         description="Only tables where this player sits")] = None,

@@ -91,3 +91,26 @@ async def test_a_grant_adds_points_as_the_document_says(client: httpx.AsyncClien
     assert schema["properties"]["amount"]["not"] == {"const": 0}
     grant = [s for s in schema["oneOf"] if "enum" in s["properties"]["kind"]]
     assert grant[0]["properties"]["amount"]["minimum"] == 1
+
+
+def _patterns(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["pattern"]] if isinstance(node.get("pattern"), str) else []
+        return found + [p for value in node.values() for p in _patterns(value)]
+    if isinstance(node, list):
+        return [p for value in node for p in _patterns(value)]
+    return []
+
+
+async def test_no_pattern_leans_on_a_whitespace_class_the_engines_read_apart(
+    client: httpx.AsyncClient,
+) -> None:
+    """A regex ``\\s`` is not one set: Python's takes U+001C-U+001F and U+0085, JSON Schema's
+    (ECMA) does not, so a client generating from the document sent a table prefix with U+0085
+    that the server then refused (found by the stateful phase). A pattern with ``\\s`` must
+    also exclude the controls where they differ, or say its blanks plainly (``[ \\t]``)."""
+    document = (await client.get("/openapi.json")).json()
+    patterns = _patterns(document)
+    assert len(patterns) > 10
+    leaning = [p for p in patterns if "\\s" in p and not ("\\x00-\\x1f" in p and "\\x7f-\\x9f" in p)]
+    assert leaning == []
