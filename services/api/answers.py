@@ -27,7 +27,6 @@ A command to a table no one opened is 404 before it is kept or queued (``tables`
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from fastapi.responses import JSONResponse
 
@@ -37,6 +36,7 @@ from services.api.wire import (
     STATUS_OF_CODE,
     CommandAnswer,
     Queued,
+    outcome_url,
     problem_type,
 )
 
@@ -57,11 +57,6 @@ REFUSAL_REF = {"$ref": "#/components/schemas/CommandRefusal"}
 
 def status_of(code: str | None) -> int:
     return STATUS_OF_CODE.get(code or "", OTHER_REFUSAL)
-
-
-def outcome_url(key: str) -> str:
-    # Percent-encoded: a key may be any text, and a header (Location) holds only latin-1.
-    return f"/v1/commands/{quote(key, safe='')}"
 
 
 def answer(outcome: CommandOutcome | None, key: str, options: dict[str, Any] | None = None,

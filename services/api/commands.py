@@ -28,11 +28,12 @@ from starlette.concurrency import run_in_threadpool
 
 from events.envelope import ID_PATTERN, MAX_ID_CHARS, Actor, InvalidIdError, check_id
 from events.outcomes import CommandOutcome, CommandRequest, RequestClaim, RequestStore
-from services.api.answers import answer, outcome_url
+from services.api.answers import answer
 from services.api.context import ApiContext
 from services.api.problems import Problem
 from services.api.tables import has_rules_of
 from services.api.waits import OutcomeWait
+from services.api.wire import outcome_url
 from services.rules.table.commands import Command, OpenTable
 from services.tables.command_ids import Sender, client_command_id
 from services.tables.options import EventTimes, seat_options

@@ -5,11 +5,18 @@ service's, ``services.tables.options``), as models light enough for a client to 
 from __future__ import annotations
 
 from typing import Literal
+from urllib.parse import quote
 
 from pydantic import BaseModel, Field
 
 from events.outcomes import CommandOutcome
 from services.tables.options import SeatOptions
+
+
+def outcome_url(key: str) -> str:
+    """Where a command's outcome is read, by its sender's key: percent-encoded, since a key may
+    be any text and a header (``Location``) holds only latin-1."""
+    return f"/v1/commands/{quote(key, safe='')}"
 
 
 class Queued(BaseModel):

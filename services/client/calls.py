@@ -38,10 +38,6 @@ def command_request(http: httpx.Client | httpx.AsyncClient, path: str, token: st
     return http.build_request("POST", path, json=body, headers=headers)
 
 
-def outcome_path(key: str) -> str:
-    return f"/v1/commands/{quote(key, safe='')}"
-
-
 def seat_path(table_id: str, seat: int, what: str) -> str:
     return f"/v1/tables/{quote(table_id, safe='')}/seats/{seat}/{what}"
 

@@ -9,9 +9,9 @@ from typing import Any, Literal
 
 import httpx
 
-from services.api.wire import MintedToken
+from services.api.wire import MintedToken, outcome_url
 from services.client.answers import Answer, answer_of, problem_of
-from services.client.calls import command_request, new_key, outcome_path, table_path
+from services.client.calls import command_request, new_key, table_path
 from services.client.seat import Seat
 from services.client.seat_async import AsyncSeat
 from services.rules.table.commands import OpenTable, StartHand
@@ -74,7 +74,7 @@ class Platform:
 
     def outcome(self, command_id: str, wait: float = 5.0) -> Answer:
         """The outcome of a command this key sent."""
-        return answer_of(self.http.get(outcome_path(command_id), params={"wait": wait},
+        return answer_of(self.http.get(outcome_url(command_id), params={"wait": wait},
                                        headers=self.auth, timeout=wait + 10))  # fmt: skip
 
     def read(self, path: str, **params: Any) -> Any:
@@ -117,7 +117,7 @@ class AsyncPlatform:
         return AsyncSeat(self.http, table_id, seat, (await self.seat_token(table_id, seat, player)).token)
 
     async def outcome(self, command_id: str, wait: float = 5.0) -> Answer:
-        return answer_of(await self.http.get(outcome_path(command_id), params={"wait": wait},
+        return answer_of(await self.http.get(outcome_url(command_id), params={"wait": wait},
                                              headers=self.auth, timeout=wait + 10))  # fmt: skip
 
     async def read(self, path: str, **params: Any) -> Any:

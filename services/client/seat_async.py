@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 from httpx_sse import aconnect_sse
 
+from services.api.wire import outcome_url
 from services.client.answers import Accepted, Answer, Pending, Refused, answer_of, problem_of
 from services.client.calls import (
     RETRIED,
@@ -19,7 +20,6 @@ from services.client.calls import (
     command_body,
     command_request,
     new_key,
-    outcome_path,
     seat_path,
     table_path,
 )
@@ -54,7 +54,7 @@ class AsyncSeat:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def outcome(self, command_id: str, wait: float = 5.0) -> Answer:
-        answer = await self.http.get(outcome_path(command_id), params={"wait": wait},
+        answer = await self.http.get(outcome_url(command_id), params={"wait": wait},
                                      headers=self.auth, timeout=wait + 10)  # fmt: skip
         return answer_of(answer)
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from services.client.calls import Backoff
 from services.demo.seat_bot import choose
 from services.demo.seating import DemoRefused, TryLater, checked
 
@@ -66,8 +67,8 @@ class Player:
         the hundreds of streams of an API that restarts do not all come back at once), and
         given up only once it has failed for ``STREAM_GIVEN_UP`` seconds in a row."""
         url = f"{self.table.base}/v1/tables/{self.table.table_id}/seats/{self.seat}/events"
-        failing_since, tries, why = None, 0, ""
-        while failing_since is None or time.monotonic() - failing_since < STREAM_GIVEN_UP:
+        backoff, why = Backoff(cap=STREAM_BACKOFF_CAP, give_up_after=STREAM_GIVEN_UP, rng=self.rng), ""
+        while not backoff.given_up:
             headers = self.headers() | ({"Last-Event-ID": str(self.version)} if self.version else {})
             wait = None
             try:
@@ -79,18 +80,15 @@ class Player:
                     if response.status_code != 200:
                         await response.aread()
                         checked(response, f"the stream of seat {self.seat} at {self.table.table_id}")
-                    if failing_since is not None:
+                    if backoff.failing_since is not None:
                         self.reopened()
-                    failing_since, tries = None, 0
+                    backoff.succeeded()
                     async for item in server_sent_events(response):
                         await self.heard(item)
             except (httpx.TransportError, httpx.StreamError, TryLater) as error:
                 why = str(error) or type(error).__name__  # dropped: resumed from self.version
                 wait = error.retry_after if isinstance(error, TryLater) else None
-            failing_since = failing_since or time.monotonic()
-            tries += 1
-            backoff = min(STREAM_BACKOFF_CAP, 0.2 * 2 ** min(tries - 1, 5)) * self.rng.uniform(0.5, 1.0)
-            await asyncio.sleep(backoff if wait is None else wait)
+            await asyncio.sleep(backoff.failed(wait))
         raise DemoRefused(f"the stream of seat {self.seat} at {self.table.table_id} could not be "
                           f"opened for {STREAM_GIVEN_UP:g} s: {why}")  # fmt: skip
 

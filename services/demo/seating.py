@@ -32,6 +32,8 @@ from typing import Any
 
 import httpx
 
+from services.client.answers import retry_after_of as client_retry_after
+
 TOKEN_SECONDS = 86400  # asked for; the API grants at most its PAIJU_API_TOKEN_SECONDS
 TRIES = 20  # a step busy or unanswered this often is given up (the demo says why)
 AGAIN = 2.0  # seconds before a step is sent again when the API names no Retry-After
@@ -110,11 +112,10 @@ def refused_outcome(problem: dict[str, Any]) -> dict[str, Any]:
 
 
 def retry_after_of(response: httpx.Response) -> float | None:
-    """The answer's ``Retry-After`` in seconds (None when it names none, or a date)."""
-    try:
-        return min(LONGEST_WAIT, max(0.0, float(response.headers["Retry-After"])))
-    except (KeyError, ValueError):
-        return None
+    """The answer's ``Retry-After`` in seconds, at most ``LONGEST_WAIT`` (None when it names
+    none, or a date): the client library's reading of it."""
+    named = client_retry_after(response)
+    return None if named is None else min(LONGEST_WAIT, named)
 
 
 async def step(client: httpx.AsyncClient, what: str, method: str, path: str, *,

@@ -24,6 +24,8 @@ from typing import Any
 
 import httpx
 
+from services.api.answers import outcome_of as api_outcome_of
+
 ADDRESS = re.compile(r"API on (http://127\.0\.0\.1:\d+)")
 PLAYERS = ["ann", "bo", "cy", "di"]
 
@@ -194,10 +196,6 @@ def workers_stopped(served: Served) -> Iterator[None]:
 def outcome_of(answer: httpx.Response) -> dict[str, Any]:
     """The recorded outcome of an answer, without the seat's options: those are what the seat
     may do *now*, so a later copy of the answer names later options once the table moved on
-    (the dealer's clock runs while the test waits). A refusal's problem document (409, 412,
-    ...) carries it as its ``outcome``; a 200 (accepted, or the outcome resource) is it."""
-    body = dict(answer.json())
-    if isinstance(body.get("outcome"), dict):
-        return dict(body["outcome"])
-    body.pop("options", None)
-    return body
+    (the dealer's clock runs while the test waits). The API's own reading of an answer
+    (``services.api.answers.outcome_of``): a refusal's ``outcome``, or a 200's body."""
+    return api_outcome_of(answer.json())
