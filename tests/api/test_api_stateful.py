@@ -6,6 +6,7 @@ Bounded: a fixed number of derandomized chains of a few steps each."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 CHAINS = 40
 STEPS = 6
-_opened = iter(range(10**9))
+_opened = itertools.count()
 
 
 def fresh_players(case: Any) -> None:
