@@ -32,8 +32,6 @@ from typing import Any
 
 import httpx
 
-from services.client.answers import retry_after_of as client_retry_after
-
 TOKEN_SECONDS = 86400  # asked for; the API grants at most its PAIJU_API_TOKEN_SECONDS
 TRIES = 20  # a step busy or unanswered this often is given up (the demo says why)
 AGAIN = 2.0  # seconds before a step is sent again when the API names no Retry-After
@@ -112,10 +110,11 @@ def refused_outcome(problem: dict[str, Any]) -> dict[str, Any]:
 
 
 def retry_after_of(response: httpx.Response) -> float | None:
-    """The answer's ``Retry-After`` in seconds, at most ``LONGEST_WAIT`` (None when it names
-    none, or a date): the client library's reading of it."""
-    named = client_retry_after(response)
-    return None if named is None else min(LONGEST_WAIT, named)
+    """The answer's ``Retry-After`` in seconds (None when it names none, or a date)."""
+    try:
+        return min(LONGEST_WAIT, max(0.0, float(response.headers["Retry-After"])))
+    except (KeyError, ValueError):
+        return None
 
 
 async def step(client: httpx.AsyncClient, what: str, method: str, path: str, *,
