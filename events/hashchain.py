@@ -220,7 +220,7 @@ class Head:
 
 
 HEAD_PATTERN = r"^[ \t]*((0*[1-9][0-9]*)?:)?[0-9a-fA-F]{64}[ \t]*$"
-"""What ``parse_head`` takes, as a JSON Schema ``pattern`` (the API's document declares it):
+r"""What ``parse_head`` takes, as a JSON Schema ``pattern`` (the API's document declares it):
 spaces and tabs around it, not a regex ``\s``, which engines read apart (Python's takes U+0085)."""
 
 

@@ -16,13 +16,21 @@ PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
 
 
+def ensure_database(name: str, admin: str = PG_ADMIN) -> None:
+    """Make the database ``name`` if absent. Test workers race to make it on a fresh machine:
+    the loser sees DuplicateDatabase or, when both passed the catalog check at once, the
+    catalog's own unique index (UniqueViolation)."""
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            return
+        with contextlib.suppress(psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
 @contextlib.contextmanager
 def fresh_schema(prefix: str) -> Iterator[str]:
     """A new schema in ``paiju_test`` (the database made if absent), dropped afterwards."""
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
-                conn.execute("CREATE DATABASE paiju_test")
+    ensure_database("paiju_test")
     schema = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     try:
         yield schema

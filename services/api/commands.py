@@ -67,7 +67,7 @@ def idempotency_key(
 
 
 IF_MATCH_PATTERN = r'^[ \t]*(W/)?"*[0-9]{1,12}"*[ \t]*$'
-"""Around the version only HTTP's own whitespace (RFC 9110's OWS: space, tab), as the parse
+r"""Around the version only HTTP's own whitespace (RFC 9110's OWS: space, tab), as the parse
 strips it: a regex ``\s`` differs between engines (Python's takes U+0085, others do not), so a
 value one generator takes as blank another refuses."""
 

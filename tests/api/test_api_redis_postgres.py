@@ -3,7 +3,6 @@ subprocess running the commands, the PostgreSQL store, and the stream on a real 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -15,6 +14,7 @@ import httpx
 import psycopg
 import pytest
 from api_kit import Api, a_discard, new_id, open_dealt_table_sync, read_events
+from pg_reset import ensure_database
 from psycopg import sql
 
 from services.api.app import create_api
@@ -32,10 +32,7 @@ PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=paiju_test"
 
 @pytest.fixture(scope="module")
 def production(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'paiju_test'").fetchone():
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
-                conn.execute("CREATE DATABASE paiju_test")
+    ensure_database("paiju_test")
     schema = f"api_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     store_url = f"{PG_URL}?schema={schema}"
     prefix = f"paiju-api-test-{os.getpid()}-{uuid.uuid4().hex[:8]}:"
@@ -82,4 +79,7 @@ def test_a_table_plays_over_http_through_a_worker_process_on_redis_and_postgresq
         refused = http.post(f"/v1/tables/{table.table_id}/commands", json={"command": "raise_wild_pair", "seat": other},
                             headers={**table.seat(other), "Idempotency-Key": new_id("c")})  # fmt: skip
         assert refused.status_code == 409, refused.text
-        assert (refused.json()["outcome"]["status"], refused.json()["outcome"]["code"]) == ("refused", "refused_by_rules")
+        assert (refused.json()["outcome"]["status"], refused.json()["outcome"]["code"]) == (
+            "refused",
+            "refused_by_rules",
+        )

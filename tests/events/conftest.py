@@ -7,14 +7,13 @@ a fresh schema (dropped at the end) and every test starts from empty tables.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import uuid
 from collections.abc import Iterator
 
 import psycopg
 import pytest
-from pg_reset import empty_schema
+from pg_reset import empty_schema, ensure_database
 from psycopg import conninfo as pg_conninfo
 from psycopg import sql
 from store_kit import PG_DSN, StoreSpec
@@ -29,11 +28,7 @@ def pg_schema() -> Iterator[str]:
     params = pg_conninfo.conninfo_to_dict(PG_DSN)
     dbname = str(params.get("dbname", "paiju_test"))
     admin = pg_conninfo.make_conninfo(PG_DSN, dbname="postgres")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone()
-        if not exists:
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase):
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
+    ensure_database(dbname, admin)
     schema = f"test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     yield schema
     with psycopg.connect(PG_DSN, autocommit=True) as conn:
