@@ -26,6 +26,7 @@ from prometheus_client.registry import Collector
 from ops import metrics_serve
 from ops.health import Heartbeat, StoreLook, board_for, instance_name
 from services.settings import Settings
+from services.tables.partitions import merged_position
 
 log = structlog.get_logger("paiju.health")
 Look = Callable[[], tuple[list[str], dict[str, Any]]]
@@ -34,10 +35,11 @@ Look = Callable[[], tuple[list[str], dict[str, Any]]]
 class Beat:
     """A daemon thread writing ``part``'s heartbeat; removed again on a clean stop."""
 
-    def __init__(self, part: str, settings: Settings, look: Look) -> None:
+    def __init__(self, part: str, settings: Settings, look: Look, partition: int = 0) -> None:
         self.part, self.settings, self.look = part, settings, look
         self.board = board_for(settings)
-        self.instance = instance_name()
+        # one process may read several partitions: a beat for each, told apart
+        self.instance = instance_name() + (f"@{partition}" if partition else "")
         self.extra: dict[str, Any] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"heartbeat-{part}", daemon=True)
@@ -82,7 +84,15 @@ def _with_store(settings: Settings, look: Look) -> Look:
     return both
 
 
-def _timekeeper(settings: Settings, keeper: Any) -> tuple[Look, list[Collector]]:
+def _head(settings: Settings, partition: int) -> Callable[[], int]:
+    """The head of a partition's log as a merged position (the home store's: its own)."""
+    if not partition:
+        return StoreLook(settings.store_url).head
+    look, base = StoreLook(settings.table_store_urls()[partition]), merged_position(partition, 0)
+    return lambda: base + look.head()
+
+
+def _timekeeper(settings: Settings, keeper: Any, partition: int = 0) -> tuple[Look, list[Collector]]:
     stuck_after = max(settings.heartbeat_stale_seconds, 3 * keeper.max_sleep)
 
     def look() -> tuple[list[str], dict[str, Any]]:
@@ -96,8 +106,8 @@ def _timekeeper(settings: Settings, keeper: Any) -> tuple[Look, list[Collector]]
     return look, [in_flight]
 
 
-def _projector(settings: Settings, projector: Any) -> tuple[Look, list[Collector]]:
-    head = StoreLook(settings.store_url).head
+def _projector(settings: Settings, projector: Any, partition: int = 0) -> tuple[Look, list[Collector]]:
+    head = _head(settings, partition)
 
     def look() -> tuple[list[str], dict[str, Any]]:
         led = {c.projection.name: c for c in projector.consumers if c.lease is not None}
@@ -115,8 +125,8 @@ def _projector(settings: Settings, projector: Any) -> tuple[Look, list[Collector
     return look, [metrics_serve.Gauges(lag)]
 
 
-def _reactor(settings: Settings, reactor: Any) -> tuple[Look, list[Collector]]:
-    head = StoreLook(settings.store_url).head
+def _reactor(settings: Settings, reactor: Any, partition: int = 0) -> tuple[Look, list[Collector]]:
+    head = _head(settings, partition)
 
     def look() -> tuple[list[str], dict[str, Any]]:
         counts = reactor.counts
@@ -134,11 +144,13 @@ LOOKS = {"timekeeper": _timekeeper, "projector": _projector, "reactor": _reactor
 
 
 @contextlib.contextmanager
-def watched(part: str, settings: Settings, subject: Any) -> Iterator[Beat]:
-    """``part``'s heartbeat and, if ``PAIJU_METRICS_PORT`` is set, its ``/metrics``."""
-    look, read = LOOKS[part](settings, subject)
+def watched(part: str, settings: Settings, subject: Any, partition: int = 0) -> Iterator[Beat]:
+    """``part``'s heartbeat and, if ``PAIJU_METRICS_PORT`` is set, its ``/metrics``; a reader
+    of a table store (``partition``) beats as an instance of its own."""
+    look, read = LOOKS[part](settings, subject, partition)
     server = metrics_serve.serve_metrics(settings, *read)
-    beat = Beat(part, settings, _with_store(settings, look))
+    beat = Beat(part, settings, _with_store(settings, look), partition)
+    beat.extra["partition"] = partition
     if server is not None:
         beat.extra["metrics"] = server.address
     beat.start()

@@ -6,14 +6,15 @@ there too)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from events.store.base import EventStore
 from readmodels.base import Projection
 from readmodels.catalog import ALL
-from readmodels.db import ProjectionDB
+from readmodels.db import Build, ProjectionDB
+from services.tables.partitions import HOME, split_position
 
 
 def tables_of(
@@ -36,15 +37,23 @@ class Comparison:
     differing: list[str]
 
 
-def rebuild(store: EventStore, db: ProjectionDB, projection: Projection, build: int) -> None:
+def rebuild(store: EventStore, db: ProjectionDB, projection: Projection, build: int,
+            logs: Mapping[int, EventStore] | None = None) -> None:  # fmt: skip
     """Feed a new build every event from position 0, batch by batch with its checkpoint, by
-    hand: not a ``Projector``, which would switch readers to it once it caught up."""
-    position = 0
-    while events := store.read_all(position + 1, 1000):
-        with db.batch(projection, build, position, events[-1].position) as rows:
-            for event in events:
-                projection.apply(event, rows)
-        position = events[-1].position
+    hand: not a ``Projector``, which would switch readers to it once it caught up. With
+    partitions (``logs``, as ``Parts.logs`` gives them), each one's whole log in turn, the
+    last partition first: a merged read model must not depend on the partitions' order."""
+    for partition, log in sorted((logs or {HOME: store}).items(), reverse=True):
+        position = build_of(db, projection.name, build).at(partition)
+        while events := log.read_all(position + 1, 1000):
+            with db.batch(projection, build, position, events[-1].position, partition) as rows:
+                for event in events:
+                    projection.apply(event, rows)
+            position = events[-1].position
+
+
+def build_of(db: ProjectionDB, name: str, build: int) -> Build:
+    return next(b for b in db.builds(name) if b.build == build)
 
 
 class Reference:
@@ -59,15 +68,16 @@ class Reference:
 
 
 def compare_with_rebuild(
-    store: EventStore, db: ProjectionDB, projections: Sequence[Projection] = ALL
-) -> Comparison:
-    """Build each projection again from position 0 beside its live build, compare every
-    table, drop the new builds."""
+    store: EventStore, db: ProjectionDB, projections: Sequence[Projection] = ALL,
+    logs: Mapping[int, EventStore] | None = None,
+) -> Comparison:  # fmt: skip
+    """Build each projection again from position 0 (of every partition's log, ``logs``)
+    beside its live build, compare every table, drop the new builds."""
     differing, rows = [], 0
     for projection in projections:
         fresh = db.new_build(Reference(projection), active=False).build  # type: ignore[arg-type]
         try:
-            rebuild(store, db, projection, fresh)
+            rebuild(store, db, projection, fresh, logs)
             live = db.active_build(projection.name)
             assert live is not None and live.build != fresh, f"{projection.name}: no live build"
             again = tables_of(db, projection, fresh)
@@ -76,4 +86,5 @@ def compare_with_rebuild(
             db.drop_build(projection, fresh)
         rows += sum(len(r) for r in kept.values())
         differing += [f"{projection.name}.{t}" for t in kept if kept[t] != again[t]]
-    return Comparison(events=store.last_position(), rows=rows, differing=differing)  # type: ignore[attr-defined]
+    heads = [split_position(log.last_position())[1] for log in (logs or {HOME: store}).values()]  # type: ignore[attr-defined]
+    return Comparison(events=sum(heads), rows=rows, differing=differing)

@@ -15,7 +15,7 @@ import contextlib
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
@@ -27,6 +27,7 @@ from events.store.pool_checks import still_serving
 from readmodels.base import Projection
 from readmodels.batch_rows import BatchRows
 from readmodels.sql import Dialect, SqlRows, create_statements, drop_statements
+from services.tables.partitions import HOME, merged_position, split_position
 
 BUILD_COLUMNS = "name, build, code_version, position, active, caught_up_at, error, error_position"
 
@@ -41,6 +42,23 @@ class Build:
     caught_up_at: Any
     error: str | None
     error_position: int | None
+    positions: dict[int, int] = field(default_factory=dict, compare=False)
+    """The checkpoint in each table store (partition 1...) as a merged position; the home
+    store's is ``position``. The build's checkpoint is the vector of them."""
+
+    def at(self, partition: int) -> int:
+        """The checkpoint in ``partition`` (a merged position; its base if none yet)."""
+        if partition == HOME:
+            return self.position
+        return self.positions.get(partition, merged_position(partition, 0))
+
+    def reached(self, merged: int) -> bool:
+        """Whether the build has applied the event at merged position ``merged``."""
+        return self.at(split_position(merged)[0]) >= merged
+
+    def covers(self, other: Build) -> bool:
+        """Whether this build is at or past ``other`` in every partition either has read."""
+        return all(self.at(p) >= other.at(p) for p in {HOME, *self.positions, *other.positions})
 
 
 class Lease:
@@ -110,7 +128,20 @@ class ProjectionDB:
                 f"SELECT {BUILD_COLUMNS} FROM projection_builds{where} ORDER BY name, build",
                 () if name is None else (name,),
             )
-        return [Build(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7]) for r in rows]
+            positions = self._positions(conn, name)
+        return [Build(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7],
+                      positions.get((r[0], r[1]), {})) for r in rows]  # fmt: skip
+
+    def _positions(self, conn: Any, name: str | None) -> dict[tuple[str, int], dict[int, int]]:
+        """Each build's checkpoints in the table stores."""
+        where = "" if name is None else f" WHERE name = {self.mark}"
+        found: dict[tuple[str, int], dict[int, int]] = {}
+        for n, build, partition, position in self._run(
+            conn, f"SELECT name, build, partition, position FROM projection_positions{where}",
+            () if name is None else (name,),
+        ):  # fmt: skip
+            found.setdefault((n, build), {})[int(partition)] = int(position)
+        return found
 
     def active_build(self, name: str) -> Build | None:
         return next((b for b in self.builds(name) if b.active), None)
@@ -197,6 +228,8 @@ class ProjectionDB:
                     self._run(conn, statement)
             self._run(conn, f"DELETE FROM projection_builds WHERE name = {m} AND build = {m}"
                       " AND NOT active", (projection.name, build))  # fmt: skip
+            self._run(conn, f"DELETE FROM projection_positions WHERE name = {m} AND build = {m}",
+                      (projection.name, build))  # fmt: skip
 
     def record_error(self, name: str, build: int, position: int, error: str) -> None:
         m = self.mark
@@ -217,7 +250,7 @@ class ProjectionDB:
     # -- batches ---------------------------------------------------------------------------
     @contextlib.contextmanager
     def batch(
-        self, projection: Projection, build: int, expected: int, last: int
+        self, projection: Projection, build: int, expected: int, last: int, partition: int = HOME
     ) -> Iterator[BatchRows]:
         """Rows on the build's tables, committed with its checkpoint moved from ``expected``
         to ``last``; ``CheckpointMoved`` (and nothing written) if it is no longer ``expected``.
@@ -225,22 +258,40 @@ class ProjectionDB:
         The compare-and-set comes first, in one statement: it locks the build's row (a second
         projector's waits, then finds the position moved), and a batch that fails undoes it
         with its rows. The rows are kept in memory and written at the end (``BatchRows``)."""
-        m = self.mark
         with self._batch_transaction() as conn:
-            moved = self._run_batched(
-                conn,
-                f"UPDATE projection_builds SET position = {m}, updated_at = CURRENT_TIMESTAMP"
-                f" WHERE name = {m} AND build = {m} AND position = {m} RETURNING position",
-                (last, projection.name, build, expected),
-            )
+            moved = self._move(conn, projection.name, build, partition, expected, last)
             if not moved:
-                raise CheckpointMoved(f"{projection.name} build {build}: not at {expected}")
+                raise CheckpointMoved(f"{projection.name} build {build}: not at {expected}"
+                                      f" in partition {partition}")  # fmt: skip
             rows = BatchRows(SqlRows(
                 projection.tables, build, self.dialect, lambda t, p: self._run_batched(conn, t, p),
                 lambda t, many: self._run_many(conn, t, many),
             ))  # fmt: skip
             yield rows
             rows.flush()
+
+    def _move(self, conn: Any, name: str, build: int, partition: int, expected: int,
+              last: int) -> list[tuple[Any, ...]]:  # fmt: skip
+        """The compare-and-set of one partition's checkpoint (a table store's row made at its
+        base the first time, so two projectors' first batches still meet in the update)."""
+        m = self.mark
+        if partition == HOME:
+            return self._run_batched(
+                conn,
+                f"UPDATE projection_builds SET position = {m}, updated_at = CURRENT_TIMESTAMP"
+                f" WHERE name = {m} AND build = {m} AND position = {m} RETURNING position",
+                (last, name, build, expected),
+            )
+        self._run_batched(conn, "INSERT INTO projection_positions (name, build, partition, position)"
+                          f" VALUES ({m}, {m}, {m}, {m}) ON CONFLICT DO NOTHING",
+                          (name, build, partition, merged_position(partition, 0)))  # fmt: skip
+        return self._run_batched(
+            conn,
+            f"UPDATE projection_positions SET position = {m}, updated_at = CURRENT_TIMESTAMP"
+            f" WHERE name = {m} AND build = {m} AND partition = {m} AND position = {m}"
+            " RETURNING position",
+            (last, name, build, partition, expected),
+        )
 
     @contextlib.contextmanager
     def reader(self, projection: Projection, build: int) -> Iterator[SqlRows]:
@@ -262,7 +313,9 @@ class ProjectionDB:
                 (projection.name, True),
             )
             r = found[0] if found else None
-            build = Build(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7]) if r else None
+            build = (Build(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7],
+                           self._positions(conn, projection.name).get((r[0], r[1]), {}))
+                     if r else None)  # fmt: skip
             execute = lambda t, p: self._run(conn, t, p)  # noqa: E731
             yield build, SqlRows(projection.tables, build.build if build else 0, self.dialect,
                                  execute)  # fmt: skip
@@ -272,15 +325,15 @@ class ProjectionDB:
         with self._transaction() as conn:
             yield conn
 
-    def try_lead(self, name: str, build: int) -> Lease | None:
+    def try_lead(self, name: str, build: int, partition: int = HOME) -> Lease | None:
         """A lease on the build, or None while another projector holds it (SQLite: always a
         lease; its write lock is per batch, and the compare-and-set fences the rest)."""
         return Lease()
 
     @contextlib.contextmanager
-    def leader(self, name: str, build: int) -> Iterator[bool]:
+    def leader(self, name: str, build: int, partition: int = HOME) -> Iterator[bool]:
         """Whether this projector leads the build, held until the block ends."""
-        lease = self.try_lead(name, build)
+        lease = self.try_lead(name, build, partition)
         try:
             yield lease is not None
         finally:
@@ -402,9 +455,11 @@ class PostgresProjectionDB(ProjectionDB):
         with conn.cursor() as cur:
             cur.executemany(text.encode(), [tuple(p) for p in many])
 
-    def try_lead(self, name: str, build: int) -> Lease | None:
+    def try_lead(self, name: str, build: int, partition: int = HOME) -> Lease | None:
         conn = psycopg.connect(self.conninfo, autocommit=True)
-        key = f"paiju_projection:{self.schema}:{name}:{build}"
+        key = f"paiju_projection:{self.schema}:{name}:{build}" + (
+            f":{partition}" if partition else ""
+        )
         try:
             row = conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()
         except BaseException:

@@ -65,7 +65,8 @@ def period_keys(moment: datetime) -> dict[str, str]:
 
 class Leaderboards:
     name: ClassVar[str] = "leaderboards"
-    code_version: ClassVar[int] = 2  # 2: the boards across rooms
+    code_version: ClassVar[int] = 3  # 2: the boards across rooms; 3: reached at the latest
+    # position whatever order partitions arrive in
     tables: ClassVar[tuple[TableSpec, ...]] = (SEATS, BOARDS, BOARDS_ALL)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -98,7 +99,9 @@ class Leaderboards:
             "points": (int(old["points"]) if old else 0) + amount,
             "hands": (int(old["hands"]) if old else 0) + int(hand),
         }
-        if old is None or amount != 0:  # the total changed: reached now
+        # the total changed: reached now, or at the later of the two when lines from another
+        # partition arrived first (merged positions: any order of partitions, one answer)
+        if old is None or (amount != 0 and event.position > int(old["reached_position"])):
             values["reached_position"] = event.position
             values["reached_at"] = event.recorded_at.isoformat()
         rows.put(board.name, key, values)

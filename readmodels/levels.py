@@ -50,7 +50,7 @@ def title_columns(level_score: int) -> dict[str, object]:
 
 class Levels:
     name: ClassVar[str] = "levels"
-    code_version: ClassVar[int] = 1
+    code_version: ClassVar[int] = 2  # 2: last_position the latest across partitions
     tables: ClassVar[tuple[TableSpec, ...]] = (SEATS, LEVELS)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -64,5 +64,6 @@ class Levels:
                 score = (int(old["level_score"]) if old else 0) + int(scores[seat["seat"]])
                 rows.put(LEVELS.name, key, {
                     "level_score": score, "hands": (int(old["hands"]) if old else 0) + 1,
-                    **title_columns(score), "last_position": event.position,
+                    **title_columns(score),  # the latest, whatever order partitions come in
+                    "last_position": max(event.position, int(old["last_position"]) if old else 0),
                 })  # fmt: skip

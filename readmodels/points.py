@@ -41,7 +41,6 @@ HISTORY = TableSpec(
         ("hand_number", "int"),
         ("cause", "text"),  # settlement | penalty | grant | top_up | correction
         ("amount", "int"),
-        ("balance", "int"),
         ("recorded_at", "text"),
     ),
     ("position", "seat"),
@@ -66,7 +65,9 @@ def seats_of(rows: Rows, table: str, table_id: str) -> list[dict[str, Any]]:
 
 class Points:
     name: ClassVar[str] = "points"
-    code_version: ClassVar[int] = 3  # 2: a v1 hand_settled's 局分 (upcast); 3: adjustments
+    code_version: ClassVar[int] = 4  # 2: a v1 hand_settled's 局分 (upcast); 3: adjustments;
+    # 4: a line's balance computed when read, so lines from several partitions add up the same
+    # in any order (a running balance kept per line depended on which partition came first)
     tables: ClassVar[tuple[TableSpec, ...]] = (SEATS, HANDS, BALANCES, HISTORY)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -92,13 +93,10 @@ class Points:
     def _adjust(self, rows: Rows, event: RecordedEvent) -> None:
         """The platform's grant, top-up or correction: a line of its own, at no table."""
         player, amount = event.payload["player"], int(event.payload["amount"])
-        rows.add(BALANCES.name, {"player": player}, {"points": amount, "lines": 1},
-                 {"last_position": event.position})  # fmt: skip
-        balance = rows.get(BALANCES.name, {"player": player})
+        _add_line(rows, player, amount, event.position)
         rows.insert(HISTORY.name, {
             "position": event.position, "seat": -1, "player": player, "table_id": None,
             "variant": None, "hand_number": 0, "cause": event.payload["kind"], "amount": amount,
-            "balance": balance["points"] if balance else amount,
             "recorded_at": event.recorded_at.isoformat(),
         })  # fmt: skip
 
@@ -109,12 +107,18 @@ class Points:
             if cause == "penalty" and amount == 0:
                 continue  # a penalty's line only for the seats it moved
             player = seat["player"]
-            rows.add(BALANCES.name, {"player": player}, {"points": amount, "lines": 1},
-                     {"last_position": event.position})  # fmt: skip
-            balance = rows.get(BALANCES.name, {"player": player})
+            _add_line(rows, player, amount, event.position)
             rows.insert(HISTORY.name, {
                 "position": event.position, "seat": seat["seat"], "player": player, "table_id": event.stream_id,
                 "variant": seat["variant"], "hand_number": hand["hand_number"] if hand else 0,
-                "cause": cause, "amount": amount, "balance": balance["points"] if balance else amount,
-                "recorded_at": event.recorded_at.isoformat(),
+                "cause": cause, "amount": amount, "recorded_at": event.recorded_at.isoformat(),
             })  # fmt: skip
+
+
+def _add_line(rows: Rows, player: str, amount: int, position: int) -> None:
+    """One more line on the player's balance; ``last_position`` the latest line's, whatever
+    order partitions' lines arrive in (a merged position: the larger is the later one's)."""
+    old = rows.get(BALANCES.name, {"player": player})
+    last = max(position, int(old["last_position"])) if old else position
+    rows.add(BALANCES.name, {"player": player}, {"points": amount, "lines": 1},
+             {"last_position": last})  # fmt: skip

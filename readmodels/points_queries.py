@@ -64,6 +64,26 @@ def balance(db: ProjectionDB, player: str, *, min_position: int | None = None) -
     return query(db, POINTS, answer, min_position=min_position)
 
 
+def _balances(view: View, player: str, lines: list[dict[str, object]]) -> list[int]:
+    """The balance after each line of a page (newest first): the player's total less every
+    newer line. Worked out when read, so lines of several partitions add up the same
+    whatever order they were applied in."""
+    if not lines:
+        return []
+    row = view.rows.get(BALANCES.name, {"player": player})
+    total = int(row["points"]) if row else 0
+    first = lines[0]
+    m = view.rows.mark
+    newer = view.rows.total(HISTORY.name, "amount", {"player": player}, also=(
+        (f"(position > {m} OR (position = {m} AND seat > {m}))",
+         (first["position"], first["position"], first["seat"])),))  # fmt: skip
+    after, out = total - newer, []
+    for line in lines:
+        out.append(after)
+        after -= int(line["amount"])  # type: ignore[call-overload]
+    return out
+
+
 def history(
     db: ProjectionDB, player: str, page: int = 1, size: int = DEFAULT_PAGE_SIZE, *,
     min_position: int | None = None,
@@ -75,8 +95,9 @@ def history(
     def answer(view: View) -> Page[HistoryLine]:
         found, more = paged(view, HISTORY.name, {"player": player}, ("-position", "-seat"),
                             page, size)  # fmt: skip
-        items = [HistoryLine.model_validate({k: v for k, v in r.items() if k != "player"})
-                 for r in found]  # fmt: skip
+        items = [HistoryLine.model_validate({**{k: v for k, v in r.items() if k != "player"},
+                                             "balance": after})
+                 for r, after in zip(found, _balances(view, player, found), strict=True)]  # fmt: skip
         return Page[HistoryLine](items=items, page=page, size=size, more=more,
                                  position=view.position)  # fmt: skip
 

@@ -27,6 +27,7 @@ from events.limits import MAX_PAGE_SIZE
 from readmodels.base import Projection
 from readmodels.db import Build, ProjectionDB
 from readmodels.sql import SqlRows
+from services.tables.partitions import split_position
 
 DEFAULT_PAGE_SIZE = 50
 WAIT_SECONDS = 5.0
@@ -101,8 +102,8 @@ def wait_for(
     deadline = time.monotonic() + wait_seconds
     for attempt in range(1_000_000):
         build = db.active_build(projection.name)
-        position = build.position if build else 0
-        if build is not None and position >= min_position:
+        position = build.at(split_position(min_position)[0]) if build else 0
+        if build is not None and build.reached(min_position):  # in min_position's partition
             return build
         if build is not None and build.error is not None:
             raise ReadModelBehind(projection.name, position, min_position, build.error)

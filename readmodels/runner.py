@@ -39,6 +39,7 @@ from events.envelope import RecordedEvent
 from events.store.base import EventStore
 from readmodels.base import Projection
 from readmodels.db import Build, CheckpointMoved, Lease, ProjectionDB
+from services.tables.partitions import HOME
 
 log = structlog.get_logger("paiju.projector")
 
@@ -67,6 +68,7 @@ class Projector:
     idle_seconds: float = 1.0
     refresh_seconds: float = 1.0
     switch: bool = True  # False: build beside the live build and never switch (a comparison)
+    partition: int = HOME  # the partition whose log ``store`` is (a ``PartitionLog`` past 0)
     consumers: list[Consumer] = field(default_factory=list)
     name: str = field(default_factory=lambda: f"projector-{os.getpid()}-{threading.get_ident()}")
 
@@ -102,15 +104,15 @@ class Projector:
         consumer = next((c for c in self.consumers if c.projection.name == projection.name
                          and c.build.build == build.build), None)  # fmt: skip
         if consumer is None:
-            consumer = Consumer(projection, build, build.position)
+            consumer = Consumer(projection, build, build.at(self.partition))
         consumer.build, consumer.stopped = build, build.error
         if consumer.lease is not None and not consumer.lease.alive():
             consumer.lease.release()
             consumer.lease = None
             log.warning("projection.lease_lost", **consumer.where, projector=self.name)
         if consumer.lease is None:
-            consumer.position = build.position
-            consumer.lease = self.db.try_lead(projection.name, build.build)
+            consumer.position = build.at(self.partition)
+            consumer.lease = self.db.try_lead(projection.name, build.build, self.partition)
             if consumer.lease is not None:
                 log.info("projection.leading", **consumer.where, position=build.position,
                          projector=self.name)  # fmt: skip
@@ -156,7 +158,8 @@ class Projector:
 
     def _apply(self, consumer: Consumer, events: list[RecordedEvent]) -> None:
         projection, build = consumer.projection, consumer.build.build
-        with self.db.batch(projection, build, consumer.position, events[-1].position) as rows:
+        with self.db.batch(projection, build, consumer.position, events[-1].position,
+                           self.partition) as rows:  # fmt: skip
             for event in events:
                 projection.apply(event, rows)
         consumer.position = events[-1].position
@@ -196,12 +199,16 @@ class Projector:
         name = consumer.projection.name
         if consumer.position < consumer.live_seen:
             return  # a live build's position only grows: not caught up yet, no need to look
-        live = self.db.active_build(name)
-        consumer.live_seen = live.position if live is not None else -1
-        if live is not None and (live.build > consumer.build.build or consumer.position < live.position):
-            return
+        builds = self.db.builds(name)
+        live = next((b for b in builds if b.active), None)
+        consumer.live_seen = live.at(self.partition) if live is not None else -1
+        mine = next((b for b in builds if b.build == consumer.build.build), None)
+        if mine is None or (
+            live is not None and (live.build > mine.build or not mine.covers(live))
+        ):
+            return  # behind in this partition or another (each partition's projector looks)
         self.db.activate(name, consumer.build.build)
-        consumer.build = replace(consumer.build, active=True, position=consumer.position)
+        consumer.build = replace(mine, active=True)
         log.info("projection.switched", **consumer.where, position=consumer.position,
                  replaced=live.build if live else None)  # fmt: skip
         for old in self.db.builds(name):
@@ -212,7 +219,7 @@ class Projector:
     def _position_of(self, consumer: Consumer) -> int:
         for build in self.db.builds(consumer.projection.name):
             if build.build == consumer.build.build:
-                return build.position
+                return build.at(self.partition)
         return consumer.position
 
     def catch_up(self, limit: int = 1_000_000) -> int:

@@ -123,6 +123,19 @@ class SqlRows:
             {c: _decode(k, v) for (c, k), v in zip(spec.columns, row, strict=True)} for row in rows
         ]
 
+    def total(self, table: str, column: str, where: Key,
+              also: Sequence[tuple[str, Sequence[Any]]] = ()) -> int:  # fmt: skip
+        """The sum of ``column`` over the rows ``select`` would find (0: none)."""
+        spec = self._spec(table)
+        if column not in {c for c, _ in spec.columns}:
+            raise KeyError(f"{table} has no column {column!r}")
+        clause, params = self._where(spec, where)
+        for condition, more in also:
+            clause += (" AND " if clause else " WHERE ") + condition
+            params = [*params, *more]
+        text = f"SELECT COALESCE(SUM({column}), 0) FROM {table_name(spec, self.build)}{clause}"
+        return int(self.execute(text, params)[0][0])
+
     def _upsert(self, spec: TableSpec, values: dict[str, Any], updates: list[str]) -> None:
         columns = list(values)
         marks = ", ".join(self.mark for _ in columns)

@@ -67,7 +67,7 @@ TIMED_OUT_BY_THE_PLAYER = frozenset({"turn", "claim"})
 
 class PlayerStats:
     name: ClassVar[str] = "player_stats"
-    code_version: ClassVar[int] = 1
+    code_version: ClassVar[int] = 2  # 2: last_position the latest across partitions
     tables: ClassVar[tuple[TableSpec, ...]] = (SEATS, STATS)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -111,8 +111,10 @@ class PlayerStats:
         return {"player": row["player"], "variant": row["variant"]}
 
     def _count(self, rows: Rows, event: RecordedEvent, seat: int, **amounts: int) -> None:
-        rows.add(STATS.name, self._key(rows, event, seat), amounts,
-                 {"last_position": event.position})  # fmt: skip
+        key = self._key(rows, event, seat)
+        old = rows.get(STATS.name, key)  # the latest position, whatever order partitions come in
+        last = max(event.position, int(old["last_position"])) if old else event.position
+        rows.add(STATS.name, key, amounts, {"last_position": last})
 
     def _best(self, rows: Rows, event: RecordedEvent, seat: int, fan: int, points: int) -> None:
         """The best 番 and points of one win (the row exists: the win was just counted)."""

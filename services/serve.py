@@ -78,6 +78,15 @@ class Embedded:
         self.reactor = self.parts.reactor()  # None: no webhook
         if self.reactor is not None:  # it dispatches to the effects queue, which the worker serves
             self._part("reactor", self.reactor)
+        self.readers: list[Timekeeper | Projector | Reactor] = []
+        for partition in sorted(self.parts.logs())[1:]:  # each table store's readers, here too
+            found = [("timekeeper", self.parts.timekeeper(partition=partition)),
+                     ("projector", self.parts.projector(partition=partition)),
+                     ("reactor", self.parts.reactor(partition=partition))]  # fmt: skip
+            for name, reader in found:
+                if reader is not None:
+                    self.readers.append(reader)
+                    self._part(name, reader, partition)
         self.api = None
         if self.with_api:  # the platform's HTTP API, on this process's app and worker thread
             from services.api.run import RunningApi
@@ -105,15 +114,15 @@ class Embedded:
             print(f"paiju serve: the demo stopped: {error}", file=self.out, flush=True)
             log.warning("serve.demo_failed", error=str(error))
 
-    def _part(self, name: str, part: Timekeeper | Projector | Reactor) -> None:
+    def _part(self, name: str, part: Timekeeper | Projector | Reactor, partition: int = 0) -> None:
         """A part in a thread of its own, writing its heartbeat as its process would (the
         API's /readyz and the dashboard read them from this process's board)."""
 
         def run(stop: threading.Event) -> None:
-            with watched(name, self.settings, part):
+            with watched(name, self.settings, part, partition):
                 part.run(stop)
 
-        self._thread(name, run)
+        self._thread(f"{name}@{partition}" if partition else name, run)
 
     def _thread(self, name: str, run: Callable[[threading.Event], None]) -> None:
         thread = threading.Thread(target=run, args=(self.stop,), name=name, daemon=True)
@@ -134,9 +143,12 @@ class Embedded:
         for beat in self.beats:
             beat.stop()
         self.worker.stop()
-        if self.reactor is not None:
-            self.reactor.outbox.close()
-        self.projector.db.close()  # its own database, apart from the parts' read models
+        for part in [self.reactor, *self.readers]:
+            if isinstance(part, Reactor):
+                part.outbox.close()
+        for part in [self.projector, *self.readers]:
+            if isinstance(part, Projector):
+                part.db.close()  # its own database, apart from the parts' read models
         self.parts.close()
 
 
@@ -184,10 +196,11 @@ def parts(
     with_reactor: bool,
     projectors: int = 1,
     api_ports: Sequence[int] = (),
+    partitions: Sequence[int] = (),
 ) -> list[Part]:
     """The processes of a distributed run: a ``paiju api`` on each of ``api_ports``, then
     ``paiju worker`` and friends, n of each (more than one projector: the others stand by,
-    each build led by one)."""
+    each build led by one); the readers again for each table store in ``partitions``."""
     paiju = [sys.executable, "-m", "services.cli.main"]
     found = [Part(f"api-{n}", [*paiju, "api", "--port", str(port)]) for n, port in enumerate(api_ports)]
     found += [Part(f"worker-{n}", [*paiju, "worker"]) for n in range(workers)]
@@ -195,6 +208,12 @@ def parts(
     found += [Part(f"projector-{n}", [*paiju, "projector"]) for n in range(projectors)]
     if with_reactor:
         found += [Part(f"reactor-{n}", [*paiju, "reactor"]) for n in range(reactors)]
+    for p in partitions:  # a table store's log: its own timekeepers, projectors and reactors
+        on = ["--partition", str(p)]
+        found += [Part(f"timekeeper-{n}@{p}", [*paiju, "timekeeper", *on]) for n in range(timekeepers)]
+        found += [Part(f"projector-{n}@{p}", [*paiju, "projector", *on]) for n in range(projectors)]
+        if with_reactor:
+            found += [Part(f"reactor-{n}@{p}", [*paiju, "reactor", *on]) for n in range(reactors)]
     return found
 
 

@@ -22,6 +22,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.rules.variants.timing import MAX_SECONDS
 from services.tables.loader import MIN_KEY_BYTES
+from services.tables.partitions import parse_table_stores
 
 PREFIX = "PAIJU_"
 Seconds = Annotated[int, Field(ge=1, le=MAX_SECONDS)]
@@ -56,7 +57,13 @@ class Settings(BaseSettings):
         default="sqlite:///paiju.sqlite3",
         validation_alias=AliasChoices("PAIJU_STORE_URL", "PAIJU_STORE", "store_url"),
     )
-    """The event store (``$PAIJU_STORE`` too, as the other ``paiju`` commands read it)."""
+    """The event store (``$PAIJU_STORE`` too, as the other ``paiju`` commands read it): the home
+    store, with rooms, players, accounts and the read models, and every table unless
+    ``table_stores`` names stores of their own."""
+    table_stores: str = Field(default="", max_length=8192)
+    """Stores of the tables, partitions of them: ``"1=URL 2=URL"`` (``?schema=`` on one server
+    counts). Empty: tables live in the home store. A table is placed when it opens and stays
+    (``services.tables.partitions``); a number, once used, keeps naming the same store."""
     concurrency: int = Field(default=2, ge=1, le=256)
     """Worker processes (prefork) or threads."""
     table_cache: int = Field(default=2048, ge=1)
@@ -172,6 +179,16 @@ class Settings(BaseSettings):
         if not isinstance(value, str):
             return value
         return value.upper() if value.lower() in ("debug", "info", "warning", "error") else value.lower()
+
+    @field_validator("table_stores")
+    @classmethod
+    def _table_stores(cls, value: str) -> str:
+        parse_table_stores(value)  # refused here, by name, not when a table first opens
+        return value
+
+    def table_store_urls(self) -> dict[int, str]:
+        """Each table store's URL by partition number (empty: tables in the home store)."""
+        return parse_table_stores(self.table_stores)
 
     @field_validator("snapshot_key")
     @classmethod

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # each part's module is imported when the part is made: a pro
     from readmodels.runner import Projector
     from services.tables import TableService
     from services.tables.folds import KeptFolds, TableFolds
+    from services.tables.partitions import Partitions
     from workers.app import PaijuCelery
     from workers.effects.delivery import WebhookConfig
     from workers.effects.outbox import Outbox
@@ -57,7 +58,7 @@ class Parts:
         if app is not None:
             app.parts = self
         self._lock = threading.RLock()
-        self._made: dict[str, object] = {} if store is None else {"store": store}
+        self._made: dict[str, object] = {} if store is None else {"store": store, "home": store}
         self._pid = os.getpid()
 
     @property
@@ -79,8 +80,37 @@ class Parts:
                 self._made[name] = make()
             return self._made[name]  # type: ignore[return-value]
 
+    def partitions(self) -> Partitions:
+        """The home store and the table stores (``PAIJU_TABLE_STORES``; none: the home's)."""
+        from services.tables.partitions import Partitions
+
+        def make() -> Partitions:
+            home = self._one("home", lambda: open_store(self.settings.store_url))
+            urls = self.settings.table_store_urls()
+            return Partitions(home, {n: open_store(url) for n, url in urls.items()} or None)
+
+        return self._one("partitions", make)
+
     def store(self) -> EventStore:
-        return self._one("store", lambda: open_store(self.settings.store_url))
+        """The store the command path uses: the home store, or one routing each table to its
+        partition's store (``RoutedStore``) when tables have stores of their own."""
+        from services.tables.routed_store import RoutedStore
+
+        def make() -> EventStore:
+            partitions = self.partitions()
+            if not partitions.spread:
+                return partitions.home
+            return RoutedStore(partitions)  # type: ignore[return-value]
+
+        return self._one("store", make)
+
+    def logs(self) -> dict[int, EventStore]:
+        """Each partition's log for its readers (projectors, reactors, timekeepers, the API's
+        follower), its positions merged positions (``PartitionLog``); the home store's is 0."""
+        from services.tables.partitions import PartitionLog
+
+        readers = self.partitions().readers()
+        return {n: s if n == 0 else PartitionLog(s, n) for n, s in readers.items()}  # type: ignore[misc]
 
     def kept_folds(self) -> KeptFolds:
         """The tables this process folded last, whoever folded them."""
@@ -132,37 +162,44 @@ class Parts:
         return self._one("webhook", make)
 
     def projector(self, projections: Sequence[Projection] | None = None,
-                  batch: int | None = None) -> Projector:  # fmt: skip
-        """A projector (every projection of the catalog unless named) on this process's store;
-        it writes through a projection database of its own, in transactions of its own."""
+                  batch: int | None = None, partition: int = 0) -> Projector:  # fmt: skip
+        """A projector (every projection of the catalog unless named) of one partition's log
+        (the home store's: 0); it writes through a projection database of its own, in
+        transactions of its own, and keeps its checkpoint for that partition."""
         from readmodels import catalog
         from readmodels.db import open_projection_db
         from readmodels.runner import Projector
 
         chosen = catalog.ALL if projections is None else projections
         db = open_projection_db(self.settings.store_url)
+        log = self.logs()[partition]
         if batch is None:
-            return Projector(self.store(), db, chosen)
-        return Projector(self.store(), db, chosen, batch=batch)
+            return Projector(log, db, chosen, partition=partition)
+        return Projector(log, db, chosen, batch=batch, partition=partition)
 
-    def timekeeper(self, *, via_queue: bool = False, lease: float | None = None) -> Timekeeper:
-        """The turn timers' keeper on this store: firing through the commands queue, or here."""
+    def timekeeper(self, *, via_queue: bool = False, lease: float | None = None,
+                   partition: int = 0) -> Timekeeper:  # fmt: skip
+        """The turn timers' keeper of one partition's store: firing through the commands
+        queue, or here (through the table service, which finds each table's store)."""
         from workers.timekeeper import Timekeeper, fire_inline, fire_through_queue
 
         fire = (fire_through_queue(self.app, self.store()) if via_queue
                 else fire_inline(self.table_service()))  # fmt: skip
+        timers = self.partitions().readers()[partition]
         if lease is None:
-            return Timekeeper(self.store(), fire)  # type: ignore[arg-type]
-        return Timekeeper(self.store(), fire, lease=lease)  # type: ignore[arg-type]
+            return Timekeeper(timers, fire)  # type: ignore[arg-type]
+        return Timekeeper(timers, fire, lease=lease)  # type: ignore[arg-type]
 
-    def reactor(self, *, inline_posts: bool = False, lease: float | None = None) -> Reactor | None:
-        """The notification reactor on this store (None: no webhook URL is set); it posts
-        from its own thread with ``inline_posts``, else dispatches to the effects queue.
+    def reactor(self, *, inline_posts: bool = False, lease: float | None = None,
+                partition: int = 0) -> Reactor | None:  # fmt: skip
+        """The notification reactor of one partition's log (None: no webhook URL is set),
+        with a checkpoint of its own; it posts from its own thread with ``inline_posts``,
+        else dispatches to the effects queue.
         ``ValueError`` names a ``PAIJU_WEBHOOK_*`` variable that cannot be used."""
         from workers.reactor.wiring import DEFAULT_LEASE_SECONDS, reactor_for
 
         app = None if inline_posts else self.app
-        return reactor_for(self.settings, self.store(), app=app,
+        return reactor_for(self.settings, self.logs()[partition], app=app, partition=partition,
                            lease_seconds=DEFAULT_LEASE_SECONDS if lease is None else lease)  # fmt: skip
 
     def close(self) -> None:

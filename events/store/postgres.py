@@ -78,6 +78,7 @@ from events.store.pg_append import (
     outcome_params,
     pg_error,
 )
+from events.store.placements import PostgresPlacements
 from events.store.pg_kept import PostgresSeeds, PostgresSnapshots
 from events.store.pg_timers import PostgresTimers
 from events.store.pool_checks import pool_checks, still_serving
@@ -88,7 +89,8 @@ Row = tuple[Any, ...]
 
 
 class PostgresEventStore(
-    PostgresTimers, PostgresOutcomes, PostgresRequests, PostgresSnapshots, PostgresSeeds
+    PostgresTimers, PostgresOutcomes, PostgresRequests, PostgresSnapshots, PostgresSeeds,
+    PostgresPlacements,
 ):  # outcomes: events.store.outcomes_pg; snapshots and seeds: events.store.pg_kept
     def __init__(
         self,

@@ -43,6 +43,7 @@ from events.store.base import (
 )
 from events.store.migrations import migrate_sqlite
 from events.store.outcomes_sqlite import SqliteOutcomes
+from events.store.placements import SqlitePlacements
 from events.store.requests_sqlite import SqliteRequests
 from events.store.sqlite_timers import (
     SqliteTimers,
@@ -74,7 +75,7 @@ def _decode(row: sqlite3.Row | tuple[Any, ...]) -> RecordedEvent:
 
 
 class SqliteEventStore(
-    SqliteTimers, SqliteOutcomes, SqliteRequests
+    SqliteTimers, SqliteOutcomes, SqliteRequests, SqlitePlacements
 ):  # outcomes: events.store.outcomes_sqlite
     def __init__(
         self, path: str | Path, *, busy_timeout: float = 30.0, poll_interval: float = 0.05

@@ -54,7 +54,7 @@ class ApiContext:
         # the tables this process streams, each read and folded once for all its streams,
         # fed what the follower reads, their folds kept where views fold on from
         self.feeds = TableFeeds(self.store, self.folds.kept)
-        self.wakeups = Wakeups(self.store, feeds=self.feeds)
+        self.wakeups = Wakeups(self.store, feeds=self.feeds, logs=self.parts.logs())
         self.waits = Waits(self.settings.api_max_waits)
 
     @classmethod

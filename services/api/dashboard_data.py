@@ -162,8 +162,10 @@ class Dashboard:
     moved (at most every ``fresh`` seconds) or when it is ``stale`` seconds old."""
 
     def __init__(self, settings: Settings, store: EventStore, db: Callable[[], ProjectionDB],
-                 fresh: float = 0.25, stale: float = 1.0) -> None:  # fmt: skip
+                 fresh: float = 0.25, stale: float = 1.0,
+                 logs: dict[int, EventStore] | None = None) -> None:  # fmt: skip
         self.settings, self.store, self.db = settings, store, db
+        self.logs = logs if logs and len(logs) > 1 else None  # each partition's, lag per partition
         self.look, self.rate = StoreLook(settings.store_url), CommandRate()
         self.redis_gauge = None if settings.embedded else queue_depth(settings)
         self._parts: tuple[float, Figure] | None = None
@@ -185,6 +187,8 @@ class Dashboard:
         self.look.close()
 
     def _head(self) -> int:
+        if self.logs:  # any partition moved: a new snapshot
+            return sum(operations.head_of(log) for log in self.logs.values())
         return operations.head_of(self.store)
 
     def parts(self) -> Figure:
@@ -211,7 +215,7 @@ class Dashboard:
             panel("parts", self.parts, None),
             panel("queue", lambda: queue_figure(self.settings, self.redis_gauge), None),
             panel("timers", lambda: timer_figure(self.look), None),
-            panel("lag", lambda: lag_figure(db, self.store), None),
+            panel("lag", lambda: lag_figure(db, self.store, self.logs), None),
             panel("webhooks", lambda: webhook_figure(self.look), None),
         ]
         return Snapshot(

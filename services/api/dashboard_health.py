@@ -21,7 +21,7 @@ import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -184,9 +184,11 @@ def timer_figure(look: StoreLook, now: float | None = None) -> Figure:
                   detail=detail)  # fmt: skip
 
 
-def lag_figure(db: ProjectionDB, store: EventStore) -> Figure:
-    """The most any projection's live build is behind the store's head; stopped ones named."""
-    found = operations.status(db, store, catalog.ALL)
+def lag_figure(db: ProjectionDB, store: EventStore,
+               logs: Mapping[int, EventStore] | None = None) -> Figure:  # fmt: skip
+    """The most any projection's live build is behind the heads (of every partition's log,
+    ``logs``, where tables have stores of their own); stopped ones named."""
+    found = operations.status(db, store, catalog.ALL, logs)
     stopped = [s.name for s in found if s.state in ("stopped", "not built")]
     lags = [s.lag for s in found if s.lag is not None]
     worst = max(lags, default=0)

@@ -52,7 +52,8 @@ def dashboard_of(request: Request) -> Dashboard:
     with _made:
         if getattr(state, "dashboard", None) is None:
             ctx: ApiContext = state.context
-            state.dashboard = Dashboard(ctx.settings, ctx.store, ctx.read_models)
+            state.dashboard = Dashboard(ctx.settings, ctx.store, ctx.read_models,
+                                        logs=ctx.parts.logs())  # fmt: skip
     found: Dashboard = state.dashboard
     return found
 

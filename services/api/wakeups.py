@@ -17,6 +17,7 @@ import asyncio
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 
 from events.outcomes import OutcomeStore
 from events.store.base import EventStore
@@ -33,63 +34,76 @@ Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
 
 
 class Wakeups:
-    """Generations per table and overall; ``wait`` until the one a stream saw has moved."""
+    """Generations per table and overall; ``wait`` until the one a stream saw has moved.
 
-    def __init__(self, store: EventStore, poll: float = 1.0, feeds: TableFeeds | None = None) -> None:
+    One follower thread per log: the store's, or each partition's (``logs``, by partition
+    number, as ``Parts.logs`` gives them), whose positions and refusals are its own."""
+
+    def __init__(self, store: EventStore, poll: float = 1.0, feeds: TableFeeds | None = None,
+                 logs: Mapping[int, EventStore] | None = None) -> None:  # fmt: skip
         self.store, self.poll, self.feeds = store, poll, feeds
+        self.logs = dict(logs) if logs else {0: store}
         self.generation = 0  # moves on every wake-up of any table
         self._tables: dict[str, int] = defaultdict(int)
         self._waiters: dict[str, set[Waiter]] = defaultdict(set)
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._refusals_seen: int | None = None  # the last outcome sequence looked through
-        self._refusals_looked = 0.0  # when (monotonic)
+        self._threads: list[threading.Thread] = []
+        self._refusals_seen: dict[int, int | None] = {}  # the last outcome sequence looked through
+        self._refusals_looked: dict[int, float] = {}  # when (monotonic), per log
+
+    @property
+    def _thread(self) -> threading.Thread | None:
+        return self._threads[0] if self._threads else None
 
     def start(self) -> None:
         self._stop.clear()
-        # The head is read here, not in the thread: whatever is appended once start() returns
-        # is followed, however late the thread first runs. A store away at start: the thread
-        # reads the head once it is back (and wakes every stream, which look for themselves).
-        try:
-            position: int | None = self._head()
-            if isinstance(self.store, OutcomeStore):  # refusals from now on are looked for
-                self._refusals_seen = self.store.last_outcome_sequence()
-        except Exception:
-            position = None
-        self._thread = threading.Thread(target=self._run, args=(position,),
-                                        name="paiju-api-wakeups", daemon=True)  # fmt: skip
-        self._thread.start()
+        for number, log in self.logs.items():
+            # The head is read here, not in the thread: whatever is appended once start()
+            # returns is followed, however late the thread first runs. A store away at start:
+            # the thread reads the head once it is back (and wakes every stream).
+            try:
+                position: int | None = self._head(log)
+                if isinstance(log, OutcomeStore):  # refusals from now on are looked for
+                    self._refusals_seen[number] = log.last_outcome_sequence()
+            except Exception:
+                position = None
+            thread = threading.Thread(target=self._run, args=(number, log, position),
+                                      name=f"paiju-api-wakeups-{number}", daemon=True)  # fmt: skip
+            thread.start()
+            self._threads.append(thread)
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5)
+        for thread in self._threads:
+            thread.join(5)
+        self._threads = []
 
-    def _head(self) -> int:
-        last: int = self.store.last_position()  # type: ignore[attr-defined]
+    @staticmethod
+    def _head(log: EventStore) -> int:
+        last: int = log.last_position()  # type: ignore[attr-defined]
         return last
 
-    def _run(self, position: int | None) -> None:
+    def _run(self, number: int, log: EventStore, position: int | None) -> None:
         while not self._stop.is_set():
             try:
                 if position is None:
-                    position = self._head()
+                    position = self._head(log)
                     self.nudge()
-                elif self.store.wait_for_events(position, self.poll):
-                    position = self._follow(position)
-                self._look_for_refusals()
+                elif log.wait_for_events(position, self.poll):
+                    position = self._follow(log, position)
+                self._look_for_refusals(number, log)
             except Exception:  # a store that is away: the next round reads on from where this
                 # one was (nothing read yet is skipped); every stream is woken to look for itself
                 self._stop.wait(self.poll)
                 self.nudge()
 
-    def _follow(self, position: int) -> int:
+    def _follow(self, log: EventStore, position: int) -> int:
         """Read what was appended after ``position`` (in global order, which shows no later
         position before an earlier one commits) and wake the tables it names."""
         moved: set[str] = set()
         for _ in range(PAGES_BEFORE_WAKING_ALL):
-            page = self.store.read_all(position + 1, READ_PAGE)
+            page = log.read_all(position + 1, READ_PAGE)
             if not page:
                 if moved:
                     self.nudge(*moved)
@@ -99,24 +113,24 @@ class Wakeups:
             moved.update(event.stream_id for event in page)
             position = page[-1].position
         self.nudge()  # far behind: every stream reads for itself
-        return self._head()
+        return self._head(log)
 
-    def _look_for_refusals(self) -> None:
+    def _look_for_refusals(self, number: int, outcomes: EventStore) -> None:
         """Which tables had a refusal recorded since the last look (at most every
         ``REFUSALS_EVERY`` seconds, one query for every table): their streams are told."""
-        outcomes = self.store
         if self.feeds is None or not isinstance(outcomes, OutcomeStore):
             return
         now = time.monotonic()
-        if now - self._refusals_looked < REFUSALS_EVERY:
+        if now - self._refusals_looked.get(number, 0.0) < REFUSALS_EVERY:
             return
-        self._refusals_looked = now
-        if self._refusals_seen is None:
-            self._refusals_seen = outcomes.last_outcome_sequence()
+        self._refusals_looked[number] = now
+        seen = self._refusals_seen.get(number)
+        if seen is None:
+            self._refusals_seen[number] = outcomes.last_outcome_sequence()
             return
-        found = outcomes.refusals_after(self._refusals_seen, READ_PAGE)
+        found = outcomes.refusals_after(seen, READ_PAGE)
         if found:
-            self._refusals_seen = found[-1].sequence
+            self._refusals_seen[number] = found[-1].sequence
             tables = {o.table_id for o in found}
             self.feeds.refused(tables)
             self.nudge(*tables)

@@ -53,19 +53,21 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     projections = chosen([args.name] if args.name else None)
     configure_logging(settings.log_level, settings.log_format)
     with closing(Parts(settings)) as parts:
-        db, store = parts.read_models(), parts.store()
+        db, store, logs = parts.read_models(), parts.store(), parts.logs()
         if args.action == "status":
-            return _status(db, store, projections, args.json, out)
+            return _status(db, store, projections, args.json, out, logs)
         if args.action == "retry":
             return _retry(db, projections[0], out)
-        return _rebuild(db, store, projections[0], out)
+        return _rebuild(db, store, projections[0], out, logs)
 
 
 def _status(db: ProjectionDB, store: EventStore, projections: list[Projection], as_json: bool,
-            out: TextIO) -> int:  # fmt: skip
+            out: TextIO, logs: dict[int, EventStore]) -> int:  # fmt: skip
+    """Each projection against every partition's head (one line each; by partition too
+    where tables have stores of their own)."""
     from readmodels import operations
 
-    for found in operations.status(db, store, projections):
+    for found in operations.status(db, store, projections, logs if len(logs) > 1 else None):
         print(json.dumps(found.as_dict(), default=str) if as_json else found.line(), file=out)
     return 0
 
@@ -83,7 +85,8 @@ def _retry(db: ProjectionDB, projection: Projection, out: TextIO) -> int:
     return 0
 
 
-def _rebuild(db: ProjectionDB, store: EventStore, projection: Projection, out: TextIO) -> int:
+def _rebuild(db: ProjectionDB, store: EventStore, projection: Projection, out: TextIO,
+             logs: dict[int, EventStore]) -> int:  # fmt: skip
     from readmodels import operations
 
     stop = threading.Event()
@@ -97,7 +100,7 @@ def _rebuild(db: ProjectionDB, store: EventStore, projection: Projection, out: T
         shown.append(build.position)
 
     try:
-        done = operations.rebuild(db, store, projection, stop, progress=progress)
+        done = operations.rebuild(db, store, projection, stop, progress=progress, logs=logs)
     except operations.RebuildError as error:
         raise CliError(str(error)) from None
     except KeyboardInterrupt:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from services.cli.failures import CliError, command
 from services.cli.long_running import run_until_stopped, settings_or_fail, shown
+from services.cli.partition_opt import add_partition_argument, partition_of
 from services.cli.stores import STORE_HELP
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_partition_argument(parser)
     parser.add_argument("--store", metavar="URL", help=STORE_HELP.replace(
         "default $PAIJU_STORE", "default $PAIJU_STORE_URL, $PAIJU_STORE"))  # fmt: skip
     parser.add_argument("--only", nargs="+", metavar="NAME",
@@ -55,14 +57,15 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if not 1 <= args.batch <= 10_000:
         raise CliError(f"--batch must be 1-10000 events, not {args.batch}")
     projections = chosen(args.only)
+    partition = partition_of(args, settings)
     configure_logging(settings.log_level, settings.log_format)
     with closing(Parts(settings)) as parts:
-        projector = parts.projector(projections, batch=args.batch)
+        projector = parts.projector(projections, batch=args.batch, partition=partition)
         names = ", ".join(p.name for p in projector.projections)
-        print(f"paiju projector: keeping {names} from {shown(settings.store_url)}", file=out,
-              flush=True)  # fmt: skip
+        where = shown(settings.store_url) + (f", partition {partition}" if partition else "")
+        print(f"paiju projector: keeping {names} from {where}", file=out, flush=True)
         try:
-            with watched("projector", settings, projector):  # heartbeat and /metrics
+            with watched("projector", settings, projector, partition):  # heartbeat, /metrics
                 run_until_stopped("projector", projector.run)
         finally:
             projector.db.close()

@@ -20,10 +20,12 @@ from typing import TextIO
 
 from services.cli.failures import CliError, command
 from services.cli.long_running import run_until_stopped, settings_or_fail
+from services.cli.partition_opt import add_partition_argument, partition_of
 from services.cli.stores import StoreChoice, open_for_writing
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_partition_argument(parser)
     from services.cli.stores import STORE_HELP
 
     parser.add_argument("--store", metavar="URL", help=STORE_HELP.replace(
@@ -62,11 +64,12 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise CliError("PAIJU_WEBHOOK_URL is not set: there is nowhere to send notifications")
     configure_logging(settings.log_level, settings.log_format)
     posts_here = args.inline or settings.embedded
+    partition = partition_of(args, settings)
     choice = _store_choice(args.store, settings.store_url)
     with closing(open_for_writing(choice)) as store:
         try:
             reactor = Parts(settings, store=store).reactor(inline_posts=posts_here,
-                                                           lease=args.lease)  # fmt: skip
+                                                           lease=args.lease, partition=partition)  # fmt: skip
         except ValueError as error:
             raise CliError(str(error)) from None
         assert reactor is not None
@@ -75,7 +78,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 "dispatching to the effects queue")  # fmt: skip
             print(f"paiju reactor: {reactor.name} from position {reactor.position} of"
                   f" {choice.shown}, {where}", file=out, flush=True)  # fmt: skip
-            with watched("reactor", settings, reactor):  # heartbeat and /metrics
+            with watched("reactor", settings, reactor, partition):  # heartbeat and /metrics
                 run_until_stopped("reactor", reactor.run)
             counts = reactor.counts
             print(f"paiju reactor: stopped at position {reactor.position}; {counts.written}"

@@ -128,7 +128,8 @@ def _distributed(args: argparse.Namespace, settings: Settings, stop: threading.E
     from services.serve import api_ports, parts, shared_env, supervise
 
     ports = api_ports(settings.api_host, settings.api_port, args.apis)
-    group = parts(args.workers, args.timekeepers, args.reactors, webhook, args.projectors, ports)
+    group = parts(args.workers, args.timekeepers, args.reactors, webhook, args.projectors, ports,
+                  partitions=sorted(settings.table_store_urls()))  # fmt: skip
     print(f"paiju serve: {', '.join(p.name for p in group)} as processes", file=out, flush=True)
     addresses = [f"http://{_client_host(settings.api_host)}:{port}" for port in ports]
     for n, address in enumerate(addresses):

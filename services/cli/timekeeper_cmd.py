@@ -16,9 +16,11 @@ from typing import TextIO
 
 from services.cli.failures import CliError, command
 from services.cli.long_running import run_until_stopped, settings_or_fail, shown
+from services.cli.partition_opt import add_partition_argument, partition_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_partition_argument(parser)
     parser.add_argument(
         "--via",
         choices=("inline", "queue"),
@@ -48,10 +50,12 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
     if args.via == "queue" and settings.embedded:
         raise CliError("--via queue needs PAIJU_BROKER_URL=redis://...: memory:// is per process")
+    partition = partition_of(args, settings)
     parts = Parts(settings)
     store = parts.store()
-    keeper = parts.timekeeper(via_queue=args.via == "queue", lease=args.lease)
-    app = None if settings.embedded else parts.app
+    keeper = parts.timekeeper(via_queue=args.via == "queue", lease=args.lease, partition=partition)
+    # the resender reads every table store's unanswered requests: the home's timekeepers run it
+    app = None if settings.embedded or partition else parts.app
 
     def run(stop: threading.Event) -> None:
         if app is not None:  # beside the timers, what the API kept: every 202 ends answered
@@ -61,7 +65,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     print(f"paiju timekeeper: firing {args.via} from {shown(settings.store_url)}", file=out,
           flush=True)  # fmt: skip
     try:
-        with watched("timekeeper", settings, keeper):  # heartbeat and /metrics
+        with watched("timekeeper", settings, keeper, partition):  # heartbeat and /metrics
             run_until_stopped("timekeeper", run)
     finally:
         parts.close()

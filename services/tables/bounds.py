@@ -14,6 +14,7 @@ from typing import Any
 
 from events.envelope import InvalidIdError, check_id
 from services.rules.table.commands import Command, OpenTable
+from services.tables.partitions import is_home_stream
 
 MAX_NAME_CHARS = 32
 """A player's name as a table shows it."""
@@ -63,6 +64,9 @@ def check_command(table_id: str, command: Command, command_id: str) -> None:
     check_id("table_id", table_id)
     check_id("command_id", command_id)
     if isinstance(command, OpenTable):
+        if is_home_stream(table_id):  # a table "player:ann" would be written into ann's stream
+            raise InvalidInputError("table_id", f"a table id may not begin with"
+                                    f" {table_id.split(':')[0]!r}: those name rooms' and players' streams")  # fmt: skip
         if command.table_id != table_id:
             raise InvalidInputError(
                 "table_id",

@@ -109,7 +109,7 @@ async def test_a_bad_period_key_is_refused_with_its_shape(
 
 
 async def test_a_key_names_its_boards_period_whatever_the_period_says(
-    client: httpx.AsyncClient, reads_key: dict[str, str]
+    client: httpx.AsyncClient, reads_key: dict[str, str], played: dict[str, object]
 ) -> None:
     """The document cannot say "a week's key with period=week": a key names its period."""
     as_day = await client.get("/v1/reads/leaderboards/harbin", headers=reads_key,

@@ -53,8 +53,8 @@ def leases_let_go(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     taken: weakref.WeakSet[Lease] = weakref.WeakSet()  # one dropped closes as it always did
     try_lead = PostgresProjectionDB.try_lead
 
-    def recorded(self: PostgresProjectionDB, name: str, build: int) -> Lease | None:
-        lease = try_lead(self, name, build)
+    def recorded(self: PostgresProjectionDB, name: str, build: int, partition: int = 0) -> Lease | None:
+        lease = try_lead(self, name, build, partition)
         if lease is not None:
             taken.add(lease)
         return lease

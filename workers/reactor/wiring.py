@@ -19,7 +19,7 @@ from workers.effects.delivery import webhook_config
 from workers.effects.outbox import Claim
 from workers.effects.outbox_open import open_outbox
 from workers.queues import DELIVER_TASK
-from workers.reactor.runner import Dispatch, Reactor, inline
+from workers.reactor.runner import DEFAULT_NAME, Dispatch, Reactor, inline
 
 DEFAULT_LEASE_SECONDS = 30.0
 
@@ -31,6 +31,7 @@ def reactor_for(
     app: Celery | None = None,
     inline_posts: bool = False,
     lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    partition: int = 0,
 ) -> Reactor | None:
     """The reactor on ``store`` (opened on ``settings.store_url``), or None when no webhook
     URL is set. ``ValueError`` names a ``PAIJU_WEBHOOK_*`` variable that cannot be used."""
@@ -44,6 +45,9 @@ def reactor_for(
         )
     outbox = open_outbox(settings.store_url)
     dispatch = inline(outbox, config) if app is None or inline_posts else celery_dispatch(app)
+    if partition:  # a table store's log: a checkpoint of its own, in merged positions
+        return Reactor(store, outbox, dispatch, lease_seconds=lease_seconds,
+                       name=f"{DEFAULT_NAME}@{partition}")  # fmt: skip
     return Reactor(store, outbox, dispatch, lease_seconds=lease_seconds)
 
 
