@@ -26,7 +26,13 @@ from events.outcomes import CommandOutcome, CommandRequest, RequestClaim
 from events.store.base import Snapshot
 from events.store.timers import DueTimer, Timer
 from services.tables.command_ids import CLIENT
-from services.tables.partitions import HOME, Partitions, is_home_stream, merged_position
+from services.tables.partitions import (
+    HOME,
+    Partitions,
+    is_home_stream,
+    merged_position,
+    split_position,
+)
 
 KEY_SCOPED = f"{CLIENT}k:"
 """Ids of commands a platform's key sent: one id space across every table, so one is kept in
@@ -189,16 +195,26 @@ class RoutedStore:
         return sorted(found, key=lambda r: r.requested_at)[:limit]
 
     def record_outcome(self, outcome: CommandOutcome) -> CommandOutcome:
+        """Kept with the store's own positions (an outcome built from events read here names
+        merged ones), answered with merged ones."""
         number, store = self._store(outcome.table_id)
-        recorded = self._outcome(number, store.record_outcome(outcome))
+        own = {name: split_position(value)[1] for name in ("first_position", "last_position")
+               if (value := getattr(outcome, name)) is not None}  # fmt: skip
+        recorded = self._outcome(number, store.record_outcome(outcome.model_copy(update=own)))
+        self._remember(outcome.command_id, number)
         assert recorded is not None
         return recorded
 
     def load_outcome(self, command_id: str) -> CommandOutcome | None:
+        """Where its request is kept; a command with none (a timer's, the service's own) is
+        looked for in every table store."""
         number = self._command_partition(command_id)
-        if number is None:
-            return None
-        return self._outcome(number, self.partitions.readers()[number].load_outcome(command_id))
+        for where in [number] if number is not None else list(self.partitions.tables):
+            found = self.partitions.readers()[where].load_outcome(command_id)
+            if found is not None:
+                self._remember(command_id, where)
+                return self._outcome(where, found)
+        return None
 
     def wait_for_outcome(self, command_id: str, timeout: float) -> CommandOutcome | None:
         number = self._command_partition(command_id)

@@ -17,7 +17,6 @@ from services.settings import Settings, load_settings
 from workers.parts import Parts
 
 
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def deploy(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[Deploy]:
     """``deploy(n)``: the parts of a deployment with a home store and ``n`` table stores."""

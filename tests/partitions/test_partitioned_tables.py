@@ -6,10 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
 from partition_kit import Deploy
 
-from events.outcomes import CommandRequest
+from events.outcomes import CommandOutcome, CommandRequest, receipt_of
 from services.tables import Accepted, Rejected
 from services.tables.command_ids import Sender, client_command_id
 from services.tables.partitions import merged_position, partition_for, split_position
@@ -25,7 +24,9 @@ def tables_in(partition: int, count: int, of: tuple[int, ...] = (1, 2)) -> list[
     return [next(found) for _ in range(count)]
 
 
-def test_each_table_plays_in_its_own_partition_and_the_home_store_keeps_where(deploy: Deploy) -> None:
+def test_each_table_plays_in_its_own_partition_and_the_home_store_keeps_where(
+    deploy: Deploy,
+) -> None:
     parts = deploy(2)
     service, partitions = parts.table_service(), parts.partitions()
     tables = {1: tables_in(1, 2), 2: tables_in(2, 2)}
@@ -42,7 +43,9 @@ def test_each_table_plays_in_its_own_partition_and_the_home_store_keeps_where(de
     assert partitions.home.placements() == {1: 2, 2: 2}  # type: ignore[attr-defined]
 
 
-def test_a_table_read_back_through_the_command_path_carries_merged_positions(deploy: Deploy) -> None:
+def test_a_table_read_back_through_the_command_path_carries_merged_positions(
+    deploy: Deploy,
+) -> None:
     parts = deploy(2)
     service, store = parts.table_service(), parts.store()
     (table,) = tables_in(2, 1)
@@ -63,7 +66,9 @@ def test_a_replayed_table_of_a_partition_is_the_live_table(deploy: Deploy) -> No
     assert again == live
 
 
-def test_a_platform_key_reused_for_a_table_in_another_partition_is_told_apart(deploy: Deploy) -> None:
+def test_a_platform_key_reused_for_a_table_in_another_partition_is_told_apart(
+    deploy: Deploy,
+) -> None:
     parts = deploy(2)
     store = parts.store()
     assert isinstance(store, RoutedStore)
@@ -89,7 +94,9 @@ def test_a_table_may_not_take_the_name_of_a_players_or_a_rooms_stream(deploy: De
         assert "may not begin with" in refused.reason
 
 
-def test_a_command_sent_twice_to_a_partitioned_table_is_answered_with_its_first_result(deploy: Deploy) -> None:
+def test_a_command_sent_twice_to_a_partitioned_table_is_answered_with_its_first_result(
+    deploy: Deploy,
+) -> None:
     parts = deploy(2)
     service = parts.table_service()
     (table,) = tables_in(2, 1)
@@ -100,3 +107,24 @@ def test_a_command_sent_twice_to_a_partitioned_table_is_answered_with_its_first_
     again = service.handle(table, command, command_id="same-id")
     assert isinstance(first, Accepted) and isinstance(again, Accepted)
     assert [e.event_id for e in again.events] == [e.event_id for e in first.events]
+
+
+def test_an_outcome_recorded_apart_from_its_events_names_merged_positions_once(
+    deploy: Deploy,
+) -> None:
+    parts = deploy(2)
+    service, store = parts.table_service(), parts.store()
+    (table,) = tables_in(2, 1)
+    state = opened(service, table)
+    done = service.handle(table, Bots(service, table).next_command(state), command_id="apart")
+    assert isinstance(done, Accepted)
+    outcome = receipt_of(CommandOutcome(command_id="apart-2", table_id=table, status="accepted",
+                                        actor_kind="system"), done.events)  # fmt: skip
+    recorded = store.record_outcome(outcome)  # type: ignore[attr-defined]
+    assert (
+        recorded.last_position
+        == done.events[-1].position
+        == store.load_outcome("apart-2").last_position
+    )  # type: ignore[attr-defined]
+    own = parts.partitions().tables[2].load_outcome("apart-2")  # type: ignore[attr-defined]
+    assert own.last_position == split_position(done.events[-1].position)[1]

@@ -26,7 +26,9 @@ from services.tables.partitions import (
     ("1=sqlite:///a.sqlite3 1=sqlite:///b.sqlite3", "table store 1 is named twice"),
     ("1=sqlite:///a.sqlite3 2=sqlite:///a.sqlite3", "two table stores name the same store URL"),
 ])  # fmt: skip
-def test_a_table_store_setting_that_cannot_be_used_is_refused_saying_why(text: str, named: str) -> None:
+def test_a_table_store_setting_that_cannot_be_used_is_refused_saying_why(
+    text: str, named: str
+) -> None:
     with pytest.raises(PartitionError, match=re.escape(named)):
         parse_table_stores(text)
     with pytest.raises(SettingsError, match="PAIJU_TABLE_STORES"):
@@ -46,7 +48,9 @@ def test_200_tables_spread_over_the_partitions_none_past_half_again_the_mean(cou
     assert max(spread.values()) <= 1.5 * 200 / count, spread
 
 
-def test_a_partition_added_later_takes_only_new_tables_and_moves_no_open_one(tmp_path: Path) -> None:
+def test_a_partition_added_later_takes_only_new_tables_and_moves_no_open_one(
+    tmp_path: Path,
+) -> None:
     home = open_store(f"sqlite:///{tmp_path}/home.sqlite3")
     stores = {k: open_store(f"sqlite:///{tmp_path}/t{k}.sqlite3") for k in (1, 2, 3)}
     before = Partitions(home, {1: stores[1], 2: stores[2]})
@@ -71,7 +75,9 @@ def test_two_processes_configured_apart_agree_on_the_first_ones_choice(tmp_path:
     behind = Partitions(home, {k: stores[k] for k in (1, 2, 3, 4)})
     assert behind.place(table) == 4
     old = Partitions(home, {k: stores[k] for k in (1, 2)})  # not told of store 4 yet
-    with pytest.raises(PartitionError, match="table store 4, which this process is not configured with"):
+    with pytest.raises(
+        PartitionError, match="table store 4, which this process is not configured with"
+    ):
         old.place(table)
     home.close()
 

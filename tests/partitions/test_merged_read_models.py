@@ -1,0 +1,123 @@
+"""Read models over every partition: a player's points, title and statistics merged from the
+tables of every store, a checkpoint per partition, read-your-writes by the partition's own
+position, and a rebuild that replays every partition and equals the live models."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from partition_kit import Deploy
+
+from readmodels import operations
+from readmodels.compare import compare_with_rebuild
+from readmodels.points_queries import POINTS, balance, history
+from readmodels.queries import ReadModelBehind, wait_for
+from readmodels.queries_boards import level
+from services.accounts import adjust_points
+from services.rules.levels import level_title
+from services.tables.partitions import split_position
+from workers.parts import Parts
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
+from games import Bots, opened  # noqa: E402
+from test_partitioned_tables import tables_in  # noqa: E402
+
+
+def played(parts: Parts, tables: list[str]) -> None:
+    service = parts.table_service()
+    for n, table in enumerate(tables):
+        Bots(service, table, seed=n).play_hand(opened(service, table))
+
+
+def project(parts: Parts) -> None:
+    """Each partition's projector, the last partition first."""
+    for partition in sorted(parts.logs(), reverse=True):
+        projector = parts.projector(partition=partition)
+        projector.attach()
+        projector.catch_up()
+        projector.close()
+        projector.db.close()
+
+
+def settled(parts: Parts, player: str) -> tuple[int, int]:
+    """The player's 积分 and level score, summed from the events of every store."""
+    points = score = 0
+    for store in parts.partitions().readers().values():
+        seats: dict[str, int] = {}
+        for event in store.read_all(0, 100_000):
+            if event.type == "table_opened" and player in event.payload["players"]:
+                seats[event.stream_id] = event.payload["players"].index(player)
+            elif event.type == "hand_settled" and event.stream_id in seats:
+                seat, p = seats[event.stream_id], event.payload
+                points += p["payments"][seat] + p.get("hand_payments", [0] * 4)[seat]
+                score += p["level_scores"][seat]
+            elif event.type == "points_adjusted" and event.payload["player"] == player:
+                points += event.payload["amount"]
+    return points, score
+
+
+def test_a_player_at_tables_of_two_partitions_has_one_balance_and_one_title(deploy: Deploy) -> None:
+    parts = deploy(2)
+    adjust_points(parts.store(), "ann", 500, "grant", command_id="grant-ann")  # the home store's
+    played(parts, [*tables_in(1, 2), *tables_in(2, 2)])
+    project(parts)
+    db = parts.read_models()
+    points, score = settled(parts, "ann")
+    found = balance(db, "ann")
+    assert found.points == points and found.lines == 5  # a grant and four hands
+    lines = history(db, "ann", size=10).items
+    assert lines[0].balance == points and lines[-1].balance == 500  # the grant, the oldest
+    assert [a.balance - a.amount for a in lines[:-1]] == [b.balance for b in lines[1:]]
+    title = level(db, "ann", "harbin")
+    assert title.level_score == score and title.title == level_title(score)
+
+
+def test_a_rebuild_of_every_partition_equals_the_live_read_models(deploy: Deploy) -> None:
+    parts = deploy(2)
+    adjust_points(parts.store(), "bo", 200, "grant", command_id="grant-bo")
+    played(parts, [*tables_in(1, 2), *tables_in(2, 1)])
+    project(parts)
+    found = compare_with_rebuild(parts.store(), parts.read_models(), logs=parts.logs())
+    assert found.differing == [] and found.rows > 0
+    assert found.events == sum(len(s.read_all(0, 100_000))
+                               for s in parts.partitions().readers().values())  # fmt: skip
+
+
+def test_read_your_writes_waits_for_the_partition_a_position_names(deploy: Deploy) -> None:
+    parts = deploy(2)
+    (one,), (two,) = tables_in(1, 1), tables_in(2, 1)
+    played(parts, [one])
+    project(parts)
+    db = parts.read_models()
+    last_of_one = parts.store().read_stream(one)[-1].position
+    assert wait_for(db, POINTS, last_of_one, wait_seconds=0).reached(last_of_one)
+    played(parts, [two])
+    last_of_two = parts.store().read_stream(two)[-1].position
+    assert split_position(last_of_two)[0] == 2
+    with pytest.raises(ReadModelBehind, match="no build|behind"):
+        wait_for(db, POINTS, last_of_two, wait_seconds=0)  # partition 2 not projected yet
+    assert wait_for(db, POINTS, last_of_one, wait_seconds=0)  # partition 1's write still read
+    projector = parts.projector(partition=2)
+    projector.attach()
+    projector.catch_up()
+    projector.close()
+    assert wait_for(db, POINTS, last_of_two, wait_seconds=0).reached(last_of_two)
+
+
+def test_projections_status_names_each_partitions_lag(deploy: Deploy) -> None:
+    parts = deploy(2)
+    played(parts, [*tables_in(1, 1), *tables_in(2, 1)])
+    projector = parts.projector(partition=1)
+    projector.attach()
+    projector.catch_up()
+    projector.close()
+    found = {s.name: s for s in operations.status(parts.read_models(), parts.store(),
+                                                  [POINTS], parts.logs())}  # fmt: skip
+    rows = found["points"].as_dict()["live"]["partitions"]
+    two = len(parts.partitions().tables[2].read_all(0, 100_000))
+    assert [r["partition"] for r in rows] == [0, 1, 2]
+    assert rows[1]["lag"] == 0 and rows[2] == {"partition": 2, "head": two, "position": 0, "lag": two}
+    assert found["points"].lag == two
+    assert "by partition: 0 at 0 of 0 (lag 0), 1 at" in found["points"].line()
