@@ -42,6 +42,7 @@ from services.api.keys import PREFIX
 from services.api.problems import PROBLEM_SCHEMA, Problem
 from services.api.tables import TableId
 from services.api.tokens import TableToken
+from services.tables.partitions import split_position
 
 router = APIRouter(prefix="/v1/reads", tags=["reads"], responses={503: PROBLEM_SCHEMA})
 T = TypeVar("T")
@@ -57,8 +58,9 @@ PageNumber = Annotated[int, Query(ge=1, le=MAX_PAGE, description="The page, from
 PageSize = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description="Items a page")]
 MinPosition = Annotated[int | None, Query(
     ge=0, le=MAX_POSITION,
-    description="Wait until the read model has reached this global position (a command "
-                "outcome's last_position): read your own writes")]  # fmt: skip
+    description="Wait until the read model has reached this position (a command outcome's"
+                " last_position; with tables in several stores it names the table's store"
+                " too): read your own writes")]  # fmt: skip
 Wait = Annotated[float, Query(ge=0, le=MAX_READ_WAIT_SECONDS,
                               description="Seconds to wait for min_position")]
 RoomQuery = Annotated[str | None, Query(
@@ -122,7 +124,12 @@ def _read(ctx: ApiContext, projection: Projection, min_position: int | None, wai
     """``call`` on the read models once ``projection`` has reached ``min_position``."""
     db = ctx.read_models()
     if min_position is not None:
-        head: int = ctx.store.last_position()  # type: ignore[attr-defined]
+        partition, logs = split_position(min_position)[0], ctx.parts.logs()
+        if partition not in logs:  # a merged position of a table store this deployment lacks
+            raise Problem(409, "Position not reached",
+                          f"min_position {min_position} names partition {partition}, which no"
+                          " store of this deployment is: no write has reached it")  # fmt: skip
+        head: int = logs[partition].last_position()  # type: ignore[attr-defined]
         if min_position > head:  # no write has it: waiting would not bring it
             raise Problem(409, "Position not reached",
                           f"min_position {min_position} is beyond the store's last position"
