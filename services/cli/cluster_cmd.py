@@ -92,6 +92,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "one worker keeps (default: every worker serves every table's commands; "
                         "at 200 tables on 2 cores sharding cut moves/s from 37 to 26: see "
                         "docs/performance.md)")
+    parser.add_argument("--partitions", type=int, choices=range(0, 17), default=0, metavar="N",
+                        help="table stores beside the home store, each table in one, each with"
+                        " timekeepers, projectors and reactors of its own (default 0: every table"
+                        " in the home store)")
+    parser.add_argument("--partition-servers", action="store_true",
+                        help="each table store a private PostgreSQL server of its own (default:"
+                        " a schema each on the home store's server)")
     parser.add_argument("--logs", type=Path, help="folder for the parts' logs (default: a temporary one)")
 
 
@@ -126,7 +133,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     counts = args.workers[:1] if args.kills or args.kill_every else args.workers
     rows, ok = [], True
     for workers in counts:
-        shape = Shape(apis=args.apis, workers=workers, sharded=args.sharded)
+        shape = Shape(apis=args.apis, workers=workers, sharded=args.sharded,
+                      partitions=args.partitions, partition_servers=args.partition_servers)  # fmt: skip
         try:
             row, good = _one_run(shape, bots, args, out)
         except ClusterError as error:

@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from events.store import open_store
 from services.cluster.bot_procs import BotProcesses
 from services.cluster.checks import overdue_timers
 from services.cluster.procs import cpu_seconds
 from services.cluster.run import KINDS, Cluster, ClusterError
 from services.demo.http_demo import HttpDemo, Plan, Tally
+from workers.parts import Parts
 
 SEATING = 600.0  # seconds for every table to be seated before a run counts as failed
 
@@ -134,7 +134,8 @@ class Load:
 
     def _watch(self) -> None:
         """Every few seconds: every table's timers, any overdue by more than the slack."""
-        store = open_store(self.cluster.store_url)
+        parts = Parts(self.cluster.settings_here())  # each table's timers in its own store
+        store = parts.store()
         try:
             while not self.stop.wait(5.0):
                 with contextlib.suppress(Exception):  # the store may be away (a fault)
@@ -143,7 +144,7 @@ class Load:
                     self.overdue.update(overdue_timers(store, self.table_ids(), self.overdue_slack))
                     self.looks += 1
         finally:
-            store.close()
+            parts.close()
 
     def finish(self) -> None:
         self.stop.set()

@@ -20,6 +20,7 @@ from services.api.keys import KeyStore
 from services.cluster.platform import Receiver
 from services.cluster.procs import ClusterPart
 from services.cluster.servers import PrivatePostgres, PrivateRedis, free_port
+from services.settings import Settings, load_settings
 
 SECRET = "cluster-platform-webhook-secret"
 KINDS = ("api", "worker", "timekeeper", "reactor", "projector")
@@ -46,6 +47,8 @@ class Shape:
     projectors: int = 2
     reactors: int = 1
     sharded: bool = False  # each worker serves one shard of the commands (a table meets one)
+    partitions: int = 0  # table stores beside the home store (0: every table in the home store)
+    partition_servers: bool = False  # each table store a PostgreSQL server of its own, not a schema
 
 
 @dataclass
@@ -94,6 +97,11 @@ class Cluster:
         self._stack.callback(self.redis.stop)
         self.store_url = self.postgres.url
         open_store(self.store_url).close()  # migrated once, before the parts race to do it
+        self.table_servers: dict[int, PrivatePostgres] = {}
+        self.table_stores: dict[int, str] = {}
+        for number in range(1, self.shape.partitions + 1):
+            self.table_stores[number] = self._table_store(number)
+            open_store(self.table_stores[number]).close()
         keys = KeyStore(self.store_url)
         self.key = keys.create(["tables", "tokens"], "paiju cluster").token
         keys.close()
@@ -111,6 +119,22 @@ class Cluster:
         self._supervisor = threading.Thread(target=self._supervise, name="supervisor", daemon=True)
         self._supervisor.start()
 
+    def _table_store(self, number: int) -> str:
+        """Table store ``number``: a schema of the home server, or a server of its own."""
+        if not self.shape.partition_servers:
+            return f"{self.postgres.url}?schema=tables{number}"
+        assert self.root is not None
+        server = PrivatePostgres(self.root)
+        server.start()
+        self._stack.callback(server.stop)
+        self.table_servers[number] = server
+        return server.url
+
+    def settings_here(self) -> Settings:
+        """The run's stores as this process reads them (the end checks: every partition)."""
+        stores = " ".join(f"{n}={url}" for n, url in self.table_stores.items())
+        return load_settings(store_url=self.store_url, table_stores=stores)
+
     def _environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAIJU_")}
         return env | {
@@ -120,6 +144,8 @@ class Cluster:
             "PAIJU_API_RATE_LIMIT_STREAM_CONNECTS": "100000/minute",
             "PAIJU_WEBHOOK_URL": self.receiver.url, "PAIJU_WEBHOOK_SECRET": SECRET,
             **self._shards(),
+            **({"PAIJU_TABLE_STORES": " ".join(f"{n}={url}" for n, url in self.table_stores.items())}
+               if self.table_stores else {}),
             **self.settings,
         }  # fmt: skip
 
@@ -133,7 +159,7 @@ class Cluster:
         logs, shape = self.root / "logs", self.shape
         found = []
 
-        def add(kind: str, n: int, argv: list[str], port: int, probe_path: str, **env: str) -> None:
+        def add(kind: str, n: int | str, argv: list[str], port: int, probe_path: str, **env: str) -> None:
             probe = f"http://127.0.0.1:{port}{probe_path}"
             found.append(ClusterPart(f"{kind}-{n}", kind, argv, self.env | env, logs, probe))
 
@@ -150,6 +176,13 @@ class Cluster:
                 shard = ({"PAIJU_COMMAND_SHARD": str(n)}
                          if kind == "worker" and "PAIJU_COMMAND_SHARDS" in self.env else {})  # fmt: skip
                 add(kind, n, argv, port, "/metrics", PAIJU_METRICS_PORT=str(port), **shard)
+        for number in self.table_stores:  # each table store's log: readers of its own
+            for kind, count in (("timekeeper", shape.timekeepers), ("projector", shape.projectors),
+                                ("reactor", shape.reactors)):  # fmt: skip
+                for n in range(count):
+                    port = free_port()
+                    add(kind, f"{n}@{number}", [kind, "--partition", str(number)], port,
+                        "/metrics", PAIJU_METRICS_PORT=str(port))  # fmt: skip
         return found
 
     @property

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from events.store import open_store
+from events.store.base import EventStore
 from readmodels import catalog
 from readmodels.compare import Comparison, compare_with_rebuild
 from readmodels.db import open_projection_db
@@ -23,6 +23,7 @@ from services.cluster.checks import LogCount, count_log, lost_acknowledged
 from services.cluster.load import Load
 from services.cluster.platform import notified_keys
 from services.cluster.run import Cluster, Exit
+from workers.parts import Parts
 
 SETTLE = 120.0  # seconds for the queued work, the notifications and the projectors to finish
 
@@ -40,6 +41,7 @@ class Verdict:
     projections_behind: list[str]
     exit_codes: dict[str, int | None]
     unplanned_exits: list[Exit] = field(default_factory=list)
+    spread: dict[int, int] = field(default_factory=dict)  # tables by table store (partitions)
 
     @property
     def ok(self) -> bool:
@@ -62,6 +64,8 @@ class Verdict:
                                f"{p.rows} rows, differing from a rebuild {len(p.differing)}"
                                + (f" {p.differing}" if p.differing else ""))
             + (f"; behind at the end {self.projections_behind}" if self.projections_behind else ""),
+            *([f"tables by partition: {', '.join(f'{p}: {n}' for p, n in sorted(self.spread.items()))}"]
+              if self.spread else []),
             "exits on their own (restarted): " + (", ".join(
                 f"{e.part} ({e.code})" for e in self.unplanned_exits) or "none"),
             "stopped with: " + ", ".join(f"{n} {c}" for n, c in self.exit_codes.items()),
@@ -71,27 +75,31 @@ class Verdict:
 def conclude(cluster: Cluster, load: Load) -> Verdict:
     tables = load.table_ids()
     codes = cluster.stop_kinds("api", "timekeeper")
-    store = open_store(cluster.store_url)
+    parts = Parts(cluster.settings_here())  # every table in its own store, every partition's log
+    store, logs = parts.store(), parts.logs()
     try:
         due, missing = _delivered(cluster, store, tables)
         codes |= cluster.stop_kinds("worker", "reactor")
-        behind = _projected(cluster, store)
+        behind = _projected(cluster, store, logs)
         codes |= cluster.stop_kinds("projector")
         log = count_log(store, tables)
         lost = lost_acknowledged(store, load.tally.acknowledged)
         db = open_projection_db(cluster.store_url)
         try:
-            compared = compare_with_rebuild(store, db)
+            compared = compare_with_rebuild(store, db, logs=logs)
         finally:
             db.close()
+        placed = parts.partitions()
+        spread = placed.home.placements() if placed.spread else {}  # type: ignore[attr-defined]
     finally:
-        store.close()
+        parts.close()
     received = cluster.receiver
     return Verdict(
         acknowledged=len(load.tally.acknowledged), lost=lost, log=log, overdue=sorted(load.overdue),
         notifications_due=len(due), notifications_missing=len(missing),
         notifications_doubled=received.doubled(), projections=compared,
         projections_behind=behind, exit_codes=codes, unplanned_exits=cluster.unplanned_exits(),
+        spread=spread,
     )  # fmt: skip
 
 
@@ -108,13 +116,13 @@ def _delivered(cluster: Cluster, store: object, tables: list[str]) -> tuple[set[
     return due, due - cluster.receiver.keys()
 
 
-def _projected(cluster: Cluster, store: object) -> list[str]:
-    """Until every projection is at the store's head; those still behind."""
+def _projected(cluster: Cluster, store: object, logs: dict[int, EventStore]) -> list[str]:
+    """Until every projection is at the head of every partition; those still behind."""
     db = open_projection_db(cluster.store_url)
     try:
         deadline = time.monotonic() + SETTLE
         while True:
-            behind = [f"{s.name} lag {s.lag}" for s in status(db, store, catalog.ALL)  # type: ignore[arg-type]
+            behind = [f"{s.name} lag {s.lag}" for s in status(db, store, catalog.ALL, logs)  # type: ignore[arg-type]
                       if s.lag != 0]  # fmt: skip
             if not behind or time.monotonic() > deadline:
                 return behind
