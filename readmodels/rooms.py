@@ -57,7 +57,8 @@ TABLES = TableSpec(
 
 class Rooms:
     name: ClassVar[str] = "rooms"
-    code_version: ClassVar[int] = 3  # 2: forming tables from the rooms' own events; 3: 关桌
+    code_version: ClassVar[int] = 4  # 2: forming tables from the rooms' own events; 3: 关桌;
+    # 4: a room's last_position the latest whatever order partitions' events arrive in
     tables: ClassVar[tuple[TableSpec, ...]] = (ROOMS, TABLES, FORMING)
 
     def apply(self, event: RecordedEvent, rows: Rows) -> None:
@@ -89,7 +90,8 @@ class Rooms:
                   "players_seated": seated - int(table["seated"]), "tables_waiting": 0,
                   "players_waiting": 0}  # fmt: skip
         rows.put(TABLES.name, key, {"in_play": in_play, "seated": seated})
-        rows.add(ROOMS.name, {"room": table["room"]}, change, {"last_position": event.position})
+        rows.add(ROOMS.name, {"room": table["room"]}, change,
+                 {"last_position": _latest(rows, table["room"], event.position)})  # fmt: skip
 
     def _forming(self, event: RecordedEvent, rows: Rows) -> None:
         """The room's forming table after one of the room's events; the room's counts move by
@@ -124,4 +126,11 @@ class Rooms:
         rows.add(ROOMS.name, key, {"tables_in_play": 0, "players_seated": 0,
                                    "tables_waiting": after[0] - before[0],
                                    "players_waiting": after[1] - before[1]},
-                 {"last_position": event.position})  # fmt: skip
+                 {"last_position": _latest(rows, room, event.position)})  # fmt: skip
+
+
+def _latest(rows: Rows, room: str, position: int) -> int:
+    """The room's last position: the larger of its own and ``position`` (a table store's events
+    and the home store's rooms' arrive in any order; merged positions tell the later)."""
+    row = rows.get(ROOMS.name, {"room": room})
+    return max(position, int(row["last_position"])) if row and row["last_position"] is not None else position
