@@ -282,6 +282,12 @@ class ProjectionDB:
                 f" WHERE name = {m} AND build = {m} AND position = {m} RETURNING position",
                 (last, name, build, expected),
             )
+        # Batches of one build from several partitions' projectors take turns: each read-adds-
+        # writes rows other partitions' batches touch too (a player's balance), so the build's
+        # row is locked first, as the home store's compare-and-set locks it (SQLite: its one
+        # write lock does the same).
+        self._run_batched(conn, "UPDATE projection_builds SET updated_at = CURRENT_TIMESTAMP"
+                          f" WHERE name = {m} AND build = {m}", (name, build))  # fmt: skip
         self._run_batched(conn, "INSERT INTO projection_positions (name, build, partition, position)"
                           f" VALUES ({m}, {m}, {m}, {m}) ON CONFLICT DO NOTHING",
                           (name, build, partition, merged_position(partition, 0)))  # fmt: skip

@@ -5,7 +5,10 @@ position, and a rebuild that replays every partition and equals the live models.
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from partition_kit import Deploy
@@ -24,7 +27,7 @@ from services.tables.partitions import split_position
 from workers.parts import Parts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
-from games import Bots, opened  # noqa: E402
+from games import PLAYERS, Bots, opened  # noqa: E402
 from test_partitioned_tables import tables_in  # noqa: E402
 
 
@@ -139,3 +142,37 @@ def test_projections_status_names_each_partitions_lag(deploy: Deploy) -> None:
     assert rows[1]["lag"] == 0 and rows[2] == {"partition": 2, "head": two, "position": 0, "lag": two}
     assert found["points"].lag == two
     assert "by partition: 0 at 0 of 0 (lag 0), 1 at" in found["points"].line()
+
+
+class Slow:
+    """A projection that holds each settlement's batch open a while, so two partitions'
+    settlements, each reading and adding to the same players' balances, overlap in time."""
+
+    def __init__(self, projection: Any) -> None:
+        self.name, self.code_version, self.tables = projection.name, projection.code_version, projection.tables
+        self.projection = projection
+
+    def apply(self, event: Any, rows: Any) -> None:
+        self.projection.apply(event, rows)
+        if event.type == "hand_settled":
+            time.sleep(0.3)
+
+
+def test_projectors_of_two_partitions_at_once_lose_no_update_to_a_shared_row(deploy: Deploy) -> None:
+    """Both partitions' batches add to the same players' balances: they take turns on the
+    build, else one's read-add-write overwrote the other's (found by a store stopped mid-run)."""
+    parts = deploy(2)
+    played(parts, [*tables_in(1, 2), *tables_in(2, 2)])
+    projectors = [parts.projector([Slow(POINTS)], batch=50, partition=p) for p in (1, 2)]
+    for projector in projectors:
+        projector.attach()
+    threads = [threading.Thread(target=p.catch_up) for p in projectors]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    for projector in projectors:
+        projector.close()
+    db = parts.read_models()
+    for player in PLAYERS:
+        assert balance(db, player).points == settled(parts, player)[0], player
