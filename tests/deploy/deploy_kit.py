@@ -14,6 +14,9 @@ import yaml
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 K8S = DEPLOY / "k8s"
+# The overlay of tables in several stores: a sibling of the base, as kustomize refuses an
+# overlay inside the directory of its own base.
+K8S_PARTITIONS = DEPLOY / "k8s-partitions"
 OUR_IMAGE = "paiju"
 PREVIOUS_IMAGE = "paiju-previous"  # the release before, during a rules upgrade
 
@@ -34,6 +37,12 @@ OPERATOR_SECRET = {
     "PAIJU_API_KEY_PEPPER": OPERATOR_ENV["PAIJU_API_KEY_PEPPER"],
     "PAIJU_WEBHOOK_SECRET": OPERATOR_ENV["PAIJU_WEBHOOK_SECRET"],
 }
+# What an operator puts in the overlay's PAIJU_TABLE_STORES, in place of its placeholders.
+OPERATOR_TABLE_STORES = (
+    "1=postgresql://paiju:a-strong-password@db.internal:5432/paiju?schema=tables1"
+    " 2=postgresql://paiju:another-password@db2.internal:5432/paiju"
+)
+Document = tuple[str, dict[str, Any]]
 _VARIABLE = re.compile(r"\$\{(?P<name>[A-Z0-9_]+)(?:(?P<op>:\?|:-)(?P<word>[^}]*))?\}")
 
 
@@ -90,41 +99,81 @@ def k8s_documents() -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def kinds(kind: str) -> list[dict[str, Any]]:
-    return [d for _, d in k8s_documents() if d["kind"] == kind]
+def kustomization(folder: Path) -> dict[str, Any]:
+    document: dict[str, Any] = yaml.safe_load((folder / "kustomization.yaml").read_text())
+    return document
 
 
-def named(kind: str, name: str) -> dict[str, Any]:
-    matches = [d for d in kinds(kind) if d["metadata"]["name"] == name]
+def _merged(base: Any, patch: Any) -> Any:
+    """A strategic-merge patch as kustomize applies it to maps (lists are replaced whole)."""
+    if not isinstance(base, dict) or not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    merged = dict(base)
+    for key, value in patch.items():
+        merged[key] = _merged(base[key], value) if key in base else copy.deepcopy(value)
+    return merged
+
+
+def overlay_documents() -> list[Document]:
+    """What ``kubectl apply -k deploy/k8s-partitions`` applies, read here as kustomize reads it
+    (no kustomize needed): the base's objects and the overlay's own, with the overlay's
+    patches merged into the objects they name (kind, name and namespace)."""
+    overlay = kustomization(K8S_PARTITIONS)
+    found: list[Document] = []
+    for resource in overlay["resources"]:
+        if (K8S_PARTITIONS / resource).resolve() == K8S:
+            found += k8s_documents()
+            continue
+        for document in copy.deepcopy(_parsed(K8S_PARTITIONS / resource)):
+            if document:
+                found.append((f"k8s-partitions/{resource}", document))
+    for entry in overlay.get("patches", []):
+        (patch,) = copy.deepcopy(_parsed(K8S_PARTITIONS / entry["path"]))
+        key = (patch["kind"], patch["metadata"]["name"], patch["metadata"].get("namespace"))
+        targets = [i for i, (_, d) in enumerate(found)
+                   if (d["kind"], d["metadata"]["name"], d["metadata"].get("namespace")) == key]  # fmt: skip
+        assert len(targets) == 1, f"the patch {entry['path']} names {len(targets)} objects"
+        where, document = found[targets[0]]
+        found[targets[0]] = (where, _merged(document, patch))
+    return found
+
+
+def kinds(kind: str, documents: list[Document] | None = None) -> list[dict[str, Any]]:
+    return [d for _, d in (k8s_documents() if documents is None else documents) if d["kind"] == kind]
+
+
+def named(kind: str, name: str, documents: list[Document] | None = None) -> dict[str, Any]:
+    matches = [d for d in kinds(kind, documents) if d["metadata"]["name"] == name]
     assert len(matches) == 1, f"{len(matches)} {kind} named {name}"
     return matches[0]
 
 
-def pod_specs() -> dict[str, dict[str, Any]]:
+def pod_specs(documents: list[Document] | None = None) -> dict[str, dict[str, Any]]:
     """The pod template of every Deployment and StatefulSet, by its name."""
     return {d["metadata"]["name"]: d["spec"]["template"]["spec"]
-            for d in kinds("Deployment") + kinds("StatefulSet")}  # fmt: skip
+            for d in kinds("Deployment", documents) + kinds("StatefulSet", documents)}  # fmt: skip
 
 
-def paiju_containers() -> dict[str, dict[str, Any]]:
+def paiju_containers(documents: list[Document] | None = None) -> dict[str, dict[str, Any]]:
     """The containers that run Paiju's image, by their Deployment's name."""
     found = {}
-    for name, spec in pod_specs().items():
+    for name, spec in pod_specs(documents).items():
         for container in spec["containers"]:
             if container["image"].split(":")[0] in (OUR_IMAGE, PREVIOUS_IMAGE):
                 found[name] = container
     return found
 
 
-def k8s_env(container: dict[str, Any], replace: dict[str, str] | None = None) -> dict[str, str]:
+def k8s_env(container: dict[str, Any], replace: dict[str, str] | None = None,
+            documents: list[Document] | None = None) -> dict[str, str]:  # fmt: skip
     """The environment a container gets: its ConfigMaps and Secrets (``replace`` standing for
     the operator's values of the Secret), then its own ``env``."""
     env: dict[str, str] = {}
     for source in container.get("envFrom", []):
         if "configMapRef" in source:
-            env.update(named("ConfigMap", source["configMapRef"]["name"])["data"])
+            env.update(named("ConfigMap", source["configMapRef"]["name"], documents)["data"])
         if "secretRef" in source:
-            secret = named("Secret", source["secretRef"]["name"])
+            secret = named("Secret", source["secretRef"]["name"], documents)
             env.update(secret.get("stringData", {}))
             env.update({k: v for k, v in (replace or {}).items() if k in env})
     env.update({e["name"]: e["value"] for e in container.get("env", []) if "value" in e})
