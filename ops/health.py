@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from events.store import parse_store_url
 from services.settings import Settings
+from services.tables.partitions import split_position
 
 PARTS = ("worker", "timekeeper", "projector", "reactor")
 KEPT_SECONDS = 900  # a heartbeat no one writes any more is forgotten after this
@@ -80,6 +81,21 @@ class StoreLook:
             raise
         return {str(name): (int(position), error) for name, position, error in rows}
 
+    def partition_positions(self) -> dict[str, dict[int, int]]:
+        """Each projection's live build's checkpoint in each table store (store positions)."""
+        try:
+            rows = self._query("SELECT p.name, p.partition, p.position FROM projection_positions p"
+                               " JOIN projection_builds b ON b.name = p.name AND b.build = p.build"
+                               " WHERE b.active")  # fmt: skip
+        except Exception as error:  # no projector ever ran here: no table yet
+            if "projection_" in str(error):
+                return {}
+            raise
+        found: dict[str, dict[int, int]] = {}
+        for name, partition, position in rows:
+            found.setdefault(str(name), {})[int(partition)] = split_position(int(position))[1]
+        return found
+
     def timers_due(self) -> int:
         """Timers whose due time has passed (claimed or not): a timekeeper keeps this near 0."""
         if self.where.backend == "sqlite":
@@ -94,6 +110,35 @@ class StoreLook:
         except Exception as error:
             return f"store unreachable: {_error(error)}"
         return None
+
+
+class DeploymentLook:
+    """``StoreLook``s of the home store and of every table store (partition) of ``settings``:
+    heads, timers and each projection's lag added up over all of them."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.home = StoreLook(settings.store_url)
+        self.tables = {n: StoreLook(url) for n, url in settings.table_store_urls().items()}
+
+    def head(self) -> int:
+        """Events in every store (the home store's last position when it is the only one)."""
+        return self.home.head() + sum(look.head() for look in self.tables.values())
+
+    def projections(self) -> dict[str, tuple[int, str | None]]:
+        """Each projection's live build: how far behind every store's head it is in all, and
+        the error it stopped at, if any."""
+        builds = self.home.projections()
+        if not self.tables:
+            head = self.home.head()
+            return {name: (head - position, error) for name, (position, error) in builds.items()}
+        heads = {n: look.head() for n, look in self.tables.items()}
+        home, positions = self.home.head(), self.home.partition_positions()
+        return {name: (home - position + sum(max(0, h - positions.get(name, {}).get(n, 0))
+                                             for n, h in heads.items()), error)
+                for name, (position, error) in builds.items()}  # fmt: skip
+
+    def timers_due(self) -> int:
+        return self.home.timers_due() + sum(look.timers_due() for look in self.tables.values())
 
 
 def broker_problem(settings: Settings) -> str | None:
@@ -260,7 +305,7 @@ def assess(settings: Settings, parts: Iterable[str] | None = None, now: float | 
         report.parts.append(_part_health(part, mine, settings, now, broker))
     projector = next((p for p in report.parts if p.part == "projector"), None)
     if projector is not None and store is None:
-        _projections_from_store(projector, look, settings)
+        _projections_from_store(projector, DeploymentLook(settings), settings)
     return report
 
 
@@ -281,20 +326,22 @@ def _part_health(part: str, beats: list[Heartbeat], settings: Settings, now: flo
     return PartHealth(part, not problems, problems, instances)
 
 
-def _projections_from_store(health: PartHealth, look: StoreLook, settings: Settings) -> None:
-    """A stopped or far-behind projection is a problem whether or not a projector runs."""
+def _projections_from_store(health: PartHealth, look: DeploymentLook, settings: Settings) -> None:
+    """A stopped or far-behind projection is a problem whether or not a projector runs (behind
+    the heads of every store, where tables have stores of their own)."""
     try:
-        head, builds = look.head(), look.projections()
+        head, builds = look.home.head(), look.projections()
     except Exception as error:
         health.problems.append(f"projections unreadable: {_error(error)}")
     else:
-        for name, (position, error) in sorted(builds.items()):
+        for name, (lag, error) in sorted(builds.items()):
             if error:
                 health.problems.append(f"projector {name} {error}")
-            elif head - position > settings.health_max_projector_lag:
+            elif lag > settings.health_max_projector_lag:
+                where = f" (at position {head - lag} of {head})" if not look.tables else (
+                    " (every store's events counted)")  # fmt: skip
                 health.problems.append(
-                    f"projector {name} is {head - position} positions behind the store head"
-                    f" (at position {position} of {head})"
+                    f"projector {name} is {lag} positions behind the store head{where}"
                 )
     health.problems = list(dict.fromkeys(health.problems))
     health.healthy = not health.problems

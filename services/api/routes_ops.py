@@ -29,19 +29,20 @@ router = APIRouter(tags=["operations"])
 
 
 def _store_gauges(ctx: ApiContext) -> metrics_serve.Gauges:
-    look = health.StoreLook(ctx.settings.store_url)
+    look = health.DeploymentLook(ctx.settings)  # the home store and every table store
 
     def read() -> list[tuple[str, str, list[str], list[Any]]]:
-        head, builds = look.head(), look.projections()
+        head, builds = look.home.head(), look.projections()
         return [
-            ("paiju_store_head_position", "The store's last position", [], [([], head)]),
+            ("paiju_store_head_position", "The (home) store's last position", [], [([], head)]),
             ("paiju_projection_lag", "Positions each projection's live build is behind the"
-             " store head", ["projection"],
-             [([name], max(0, head - position)) for name, (position, _) in sorted(builds.items())]),
+             " store head (every table store's too)", ["projection"],
+             [([name], max(0, lag)) for name, (lag, _) in sorted(builds.items())]),
             ("paiju_projection_stopped", "1 when a projection's live build stopped at an event"
              " it cannot apply", ["projection"],
              [([name], int(error is not None)) for name, (_, error) in sorted(builds.items())]),
-            ("paiju_timers_due", "Timers whose due time has passed, not yet fired", [],
+            ("paiju_timers_due", "Timers whose due time has passed, not yet fired (in every"
+             " store)", [],
              [([], look.timers_due())]),
         ]  # fmt: skip
 

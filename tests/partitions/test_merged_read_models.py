@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from partition_kit import Deploy
 
+from ops.health import DeploymentLook
 from readmodels import operations
 from readmodels.compare import compare_with_rebuild
 from readmodels.points_queries import POINTS, balance, history
@@ -27,7 +28,7 @@ from services.tables.partitions import split_position
 from workers.parts import Parts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
-from games import PLAYERS, Bots, opened  # noqa: E402
+from games import PLAYERS, Bots, execute, opened  # noqa: E402
 from test_partitioned_tables import tables_in  # noqa: E402
 
 
@@ -176,3 +177,25 @@ def test_projectors_of_two_partitions_at_once_lose_no_update_to_a_shared_row(dep
     db = parts.read_models()
     for player in PLAYERS:
         assert balance(db, player).points == settled(parts, player)[0], player
+
+
+def test_the_health_checks_and_gauges_count_every_table_stores_lag_and_timers(deploy: Deploy) -> None:
+    parts = deploy(2)
+    played(parts, [*tables_in(2, 1)])
+    home = parts.projector(partition=0)  # the builds made; nothing of the table stores applied
+    home.attach()
+    home.catch_up()
+    home.close()
+    look = DeploymentLook(parts.settings)
+    two = len(parts.partitions().tables[2].read_all(0, 100_000))
+    assert look.projections()["points"] == (two, None)
+    assert look.head() == two
+    assert look.timers_due() == 0  # the hand is over: no wait, no timer
+    service = parts.table_service()
+    (table,) = tables_in(1, 1)
+    opened(service, table)  # a turn is waited on in table store 1, its timer due in 30 s
+    assert parts.partitions().tables[1].timers_of(table)  # type: ignore[attr-defined]
+    url = parts.settings.table_store_urls()[1]  # its due time moved to the past, by hand
+    execute(url, "UPDATE timers SET due_at = 0" if url.startswith("sqlite") else
+            "UPDATE timers SET due_at = now() - interval '1 minute'")  # fmt: skip
+    assert look.timers_due() == 1  # a timer overdue in a table store is seen
