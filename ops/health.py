@@ -284,8 +284,10 @@ def expected_parts(settings: Settings) -> list[str]:
     return [p for p in PARTS if p != "reactor" or settings.webhook_url]
 
 
-def assess(settings: Settings, parts: Iterable[str] | None = None, now: float | None = None
-           ) -> Report:  # fmt: skip
+def assess(settings: Settings, parts: Iterable[str] | None = None, now: float | None = None,
+           partition: int | None = None) -> Report:  # fmt: skip
+    """Each part's health from its heartbeats; ``partition``: only the readers of that store
+    (a table store's timekeeper pod's readiness is its own partition's, not the home store's)."""
     now = time.time() if now is None else now
     look = StoreLook(settings.store_url)
     store, broker = look.problem(), broker_problem(settings)
@@ -300,6 +302,8 @@ def assess(settings: Settings, parts: Iterable[str] | None = None, now: float | 
         parts = expected_parts(settings)
         if settings.embedded:
             parts = [p for p in parts if any(b.part == p for b in beats)]
+    if partition is not None:
+        beats = [b for b in beats if int(b.detail.get("partition", 0)) == partition]
     for part in parts:
         mine = sorted((b for b in beats if b.part == part), key=lambda b: -b.at)
         report.parts.append(_part_health(part, mine, settings, now, broker))

@@ -23,6 +23,7 @@ from typing import TextIO
 
 from services.cli.failures import command
 from services.cli.long_running import settings_or_fail
+from services.cli.partition_opt import partition_of
 from services.cli.stores import STORE_HELP
 
 
@@ -33,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "default $PAIJU_STORE", "default $PAIJU_STORE_URL, $PAIJU_STORE"))  # fmt: skip
     parser.add_argument("--part", action="append", choices=PARTS, metavar="NAME",
                         help=f"check this part (again for more): {', '.join(PARTS)}")  # fmt: skip
+    parser.add_argument("--partition", type=int, metavar="N",
+                        help="only the readers of this store (0: the home store; N: a table store"
+                        " of $PAIJU_TABLE_STORES): a table store's timekeeper's readiness")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -41,7 +45,9 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from ops.health import assess
 
     out = out or sys.stdout
-    report = assess(settings_or_fail(args.store), args.part)
+    settings = settings_or_fail(args.store)
+    partition = None if args.partition is None else partition_of(args, settings)
+    report = assess(settings, args.part, partition=partition)
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False), file=out)
     else:

@@ -226,10 +226,15 @@ def test_the_overlay_s_deployments_are_the_base_s_readers_but_for_name_labels_an
         del kept["spec"]["template"]["metadata"]["labels"], kept["metadata"]["name"]
         for container in kept["spec"]["template"]["spec"]["containers"]:
             container["args"] = container["args"][:1]
+            ready = container["readinessProbe"]["exec"]["command"]  # its own partition's readers
+            container["readinessProbe"]["exec"]["command"] = ready[:4]
         return kept
 
     for name, deployment in overlay_deployments().items():
-        part = deployment["spec"]["template"]["spec"]["containers"][0]["args"][0]
+        container = deployment["spec"]["template"]["spec"]["containers"][0]
+        part, partition = container["args"][0], container["args"][2]
+        assert container["readinessProbe"]["exec"]["command"] == [
+            "paiju", "health", "--part", part, "--partition", partition], name  # fmt: skip
         base = named("Deployment", part)
         # probes, securityContext, resources, replicas, volumes, envFrom, grace: the same
         assert shape(deployment) == shape(base), name
