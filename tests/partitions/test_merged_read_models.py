@@ -87,7 +87,9 @@ def rooms_started(parts: Parts, rooms: list[str]) -> list[str]:
     rooms start are placed in the table stores. Their ids."""
     service = RoomService(parts.store(), DirectStarter(parts.table_service()))
     for room in rooms:
-        service.configure(RoomConfigured(room=room, variant="harbin", base_stake=1, minimum_points=0))
+        service.configure(
+            RoomConfigured(room=room, variant="harbin", base_stake=1, minimum_points=0)
+        )
         for player in (f"{p}-{room}" for p in ("ann", "bo", "cy", "di")):
             service.join(room, player)
             service.ready(room, player)
@@ -140,7 +142,12 @@ def test_projections_status_names_each_partitions_lag(deploy: Deploy) -> None:
     rows = found["points"].as_dict()["live"]["partitions"]
     two = len(parts.partitions().tables[2].read_all(0, 100_000))
     assert [r["partition"] for r in rows] == [0, 1, 2]
-    assert rows[1]["lag"] == 0 and rows[2] == {"partition": 2, "head": two, "position": 0, "lag": two}
+    assert rows[1]["lag"] == 0 and rows[2] == {
+        "partition": 2,
+        "head": two,
+        "position": 0,
+        "lag": two,
+    }
     assert found["points"].lag == two
     assert "by partition: 0 at 0 of 0 (lag 0), 1 at" in found["points"].line()
 
@@ -150,7 +157,11 @@ class Slow:
     settlements, each reading and adding to the same players' balances, overlap in time."""
 
     def __init__(self, projection: Any) -> None:
-        self.name, self.code_version, self.tables = projection.name, projection.code_version, projection.tables
+        self.name, self.code_version, self.tables = (
+            projection.name,
+            projection.code_version,
+            projection.tables,
+        )
         self.projection = projection
 
     def apply(self, event: Any, rows: Any) -> None:
@@ -159,7 +170,9 @@ class Slow:
             time.sleep(0.3)
 
 
-def test_projectors_of_two_partitions_at_once_lose_no_update_to_a_shared_row(deploy: Deploy) -> None:
+def test_projectors_of_two_partitions_at_once_lose_no_update_to_a_shared_row(
+    deploy: Deploy,
+) -> None:
     """Both partitions' batches add to the same players' balances: they take turns on the
     build, else one's read-add-write overwrote the other's (found by a store stopped mid-run)."""
     parts = deploy(2)
@@ -179,7 +192,9 @@ def test_projectors_of_two_partitions_at_once_lose_no_update_to_a_shared_row(dep
         assert balance(db, player).points == settled(parts, player)[0], player
 
 
-def test_the_health_checks_and_gauges_count_every_table_stores_lag_and_timers(deploy: Deploy) -> None:
+def test_the_health_checks_and_gauges_count_every_table_stores_lag_and_timers(
+    deploy: Deploy,
+) -> None:
     parts = deploy(2)
     played(parts, [*tables_in(2, 1)])
     home = parts.projector(partition=0)  # the builds made; nothing of the table stores applied

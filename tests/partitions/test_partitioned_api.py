@@ -53,7 +53,9 @@ def opened_and_dealt(client: httpx.Client, key: str, table: str) -> list[str]:
             for seat, player in enumerate(body["players"])]  # fmt: skip
 
 
-def discard(client: httpx.Client, table: str, tokens: list[str], key: str) -> tuple[int, dict[str, Any]]:
+def discard(
+    client: httpx.Client, table: str, tokens: list[str], key: str
+) -> tuple[int, dict[str, Any]]:
     for seat, token in enumerate(tokens):
         legal = client.get(f"/v1/tables/{table}/seats/{seat}/legal",
                            headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
@@ -77,18 +79,26 @@ def test_tables_of_two_stores_play_stream_and_read_their_writes_through_one_api(
             seat, outcome = discard(client, table, tokens, f"d-{table}")
             assert split_position(outcome["last_position"])[0] == number
             assert ctx.parts.partitions().tables[number].read_stream(table)  # its own store
-            read = client.get(f"/v1/commands/d-{table}", headers={"Authorization": f"Bearer {tokens[seat]}"})
-            assert read.status_code == 200 and read.json()["last_position"] == outcome["last_position"]
+            read = client.get(
+                f"/v1/commands/d-{table}", headers={"Authorization": f"Bearer {tokens[seat]}"}
+            )
+            assert (
+                read.status_code == 200 and read.json()["last_position"] == outcome["last_position"]
+            )
             frames = read_events(base, _table(table, tokens), 0, 1)  # the seat's stream serves
             assert frames and frames[0]["data"]
             params = {"min_position": outcome["last_position"], "wait": 0.2}
-            behind = client.get(f"/v1/reads/tables/{table}", params=params, headers=platform_headers(key))
+            behind = client.get(
+                f"/v1/reads/tables/{table}", params=params, headers=platform_headers(key)
+            )
             assert behind.status_code == 503, behind.text  # its partition's projector has not run
             projector = ctx.parts.projector(partition=number)
             projector.attach()
             projector.catch_up()
             projector.close()
-            fresh = client.get(f"/v1/reads/tables/{table}", params=params, headers=platform_headers(key))
+            fresh = client.get(
+                f"/v1/reads/tables/{table}", params=params, headers=platform_headers(key)
+            )
             assert fresh.status_code == 200, fresh.text
             assert fresh.json()["last_position"] == outcome["last_position"]
         beyond = client.get("/v1/reads/tables/x", params={"min_position": 9 << 40},

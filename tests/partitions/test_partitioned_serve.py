@@ -16,7 +16,9 @@ from workers.parts import Parts
 FIRST = f"{Plan().room(0).room}.1"  # the demo's first table, the one with an idle seat
 
 
-def test_paiju_serve_plays_the_demo_over_two_table_stores_and_projects_every_one(tmp_path: Path) -> None:
+def test_paiju_serve_plays_the_demo_over_two_table_stores_and_projects_every_one(
+    tmp_path: Path,
+) -> None:
     home = f"sqlite:///{tmp_path}/home.sqlite3"
     tables = " ".join(f"{n}=sqlite:///{tmp_path}/t{n}.sqlite3" for n in (1, 2))
     env = {
