@@ -3576,7 +3576,7 @@ export interface operations {
                 page?: number;
                 /** @description Items a page */
                 size?: number;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -3718,7 +3718,7 @@ export interface operations {
                 period?: "day" | "week" | "all";
                 /** @description The board's period by its key: 2026-12-02 (a day), 2026-W49 (a week), all; it names its period, so ``period`` is not needed with it. Default: now's key of ``period`` */
                 key?: string;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -3856,7 +3856,7 @@ export interface operations {
     levels_v1_reads_players__player__levels_get: {
         parameters: {
             query?: {
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -3992,7 +3992,7 @@ export interface operations {
     level_v1_reads_players__player__levels__variant__get: {
         parameters: {
             query?: {
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -4136,7 +4136,7 @@ export interface operations {
                 size?: number;
                 /** @description Also those that compensated the player */
                 involved?: boolean;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -4272,7 +4272,7 @@ export interface operations {
     points_v1_reads_players__player__points_get: {
         parameters: {
             query?: {
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -4412,7 +4412,7 @@ export interface operations {
                 page?: number;
                 /** @description Items a page */
                 size?: number;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -4552,7 +4552,7 @@ export interface operations {
                 page?: number;
                 /** @description Items a page */
                 size?: number;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -4692,7 +4692,7 @@ export interface operations {
                 page?: number;
                 /** @description Items a page */
                 size?: number;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -4825,7 +4825,7 @@ export interface operations {
     one_room_v1_reads_rooms__room__get: {
         parameters: {
             query?: {
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -4966,7 +4966,7 @@ export interface operations {
                 page?: number;
                 /** @description Items a page */
                 size?: number;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -5114,7 +5114,7 @@ export interface operations {
                 page?: number;
                 /** @description Items a page */
                 size?: number;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -5247,7 +5247,7 @@ export interface operations {
     live_table_v1_reads_tables__table_id__get: {
         parameters: {
             query?: {
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
@@ -5387,7 +5387,7 @@ export interface operations {
                 page?: number;
                 /** @description Items a page */
                 size?: number;
-                /** @description Wait until the read model has reached this global position (a command outcome's last_position): read your own writes */
+                /** @description Wait until the read model has reached this position (a command outcome's last_position; with tables in several stores it names the table's store too): read your own writes */
                 min_position?: number;
                 /** @description Seconds to wait for min_position */
                 wait?: number;
