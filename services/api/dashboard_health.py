@@ -193,10 +193,18 @@ def lag_figure(db: ProjectionDB, store: EventStore,
     lags = [s.lag for s in found if s.lag is not None]
     worst = max(lags, default=0)
     state: State = "red" if stopped or worst >= LAG_RED else "warn" if worst >= LAG_WARN else "ok"
-    behind = [f"{s.name} {s.lag}" for s in found if s.lag]
+    behind = [f"{s.name} {s.lag}" + _by_partition(s) for s in found if s.lag]
     detail = "; ".join(([f"stopped or not built: {', '.join(stopped)}"] if stopped else [])
                        + ([f"behind: {', '.join(behind)}"] if behind else [])) or "all caught up"  # fmt: skip
     return Figure(key="lag", label="projector lag", value=str(worst), state=state, detail=detail)
+
+
+def _by_partition(status: operations.Status) -> str:
+    """`` (store 1: 12, store 2: 3)``: where a lagging build is behind, with table stores."""
+    if len(status.heads) < 2 or status.live is None:
+        return ""
+    lags = [f"store {p['partition']}: {p['lag']}" for p in status.by_partition(status.live) if p["lag"]]
+    return f" ({', '.join(lags)})"
 
 
 def webhook_figure(look: StoreLook) -> Figure:

@@ -20,6 +20,7 @@ from readmodels.points_queries import POINTS, balance, history
 from readmodels.queries import ReadModelBehind, wait_for
 from readmodels.queries_boards import level
 from services.accounts import adjust_points
+from services.api.dashboard_health import lag_figure
 from services.rooms.service import RoomService
 from services.rooms.starter import DirectStarter
 from services.rules.events.rooms import RoomConfigured
@@ -214,3 +215,30 @@ def test_the_health_checks_and_gauges_count_every_table_stores_lag_and_timers(
     execute(url, "UPDATE timers SET due_at = 0" if url.startswith("sqlite") else
             "UPDATE timers SET due_at = now() - interval '1 minute'")  # fmt: skip
     assert look.timers_due() == 1  # a timer overdue in a table store is seen
+
+
+def test_the_dashboards_lag_names_the_store_a_read_model_is_behind_in(deploy: Deploy) -> None:
+    parts = deploy(2)
+    played(parts, [*tables_in(2, 1)])
+    home = parts.projector(partition=0)
+    home.attach()
+    home.catch_up()
+    home.close()
+    figure = lag_figure(parts.read_models(), parts.store(), parts.logs())
+    two = len(parts.partitions().tables[2].read_all(0, 100_000))
+    assert figure.value == str(two) and f"points {two} (store 2: {two})" in figure.detail
+
+
+def test_four_partitions_merge_into_one_balance_and_a_rebuild_equal_to_the_live_models(deploy: Deploy) -> None:
+    parts = deploy(4)
+    every = (1, 2, 3, 4)
+    tables = [tables_in(n, 1, every)[0] for n in every]
+    played(parts, tables)
+    started = rooms_started(parts, ["north"])
+    assert {parts.partitions().placed(t) for t in tables} == set(every)
+    project(parts)
+    db = parts.read_models()
+    assert balance(db, "ann").points == settled(parts, "ann")[0]
+    assert balance(db, "ann").lines == 4
+    found = compare_with_rebuild(parts.store(), db, logs=parts.logs())
+    assert found.differing == [] and parts.partitions().placed(started[0]) in every
