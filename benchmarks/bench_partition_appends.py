@@ -33,6 +33,9 @@ the end, on an error or on Ctrl-C.
   CPU (/proc/stat); and, ten times a second, what the writers' backends are waiting for
   (``pg_stat_activity``: the append's advisory lock, the lock ``NOTIFY`` takes at commit, WAL
   and I/O, or running), with how many of those locks are held then (``pg_locks``).
+- **The box is shared**: before each phase the run waits (``--calm-wait`` s at most) for a
+  second in which the other processes use less than ``--calm`` cores, and it reports the
+  cores they used in each window, so a figure taken beside other work says so.
 
     .venv/bin/python benchmarks/bench_partition_appends.py --writers 8 --seconds 10 --warmup 2 --rounds 3
 """
@@ -51,7 +54,7 @@ import tempfile
 import time
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -68,7 +71,7 @@ from events.outcomes import CommandOutcome
 from events.store import EventStore, open_store
 from events.store.timers import Timer
 from services.bots.random_bot import random_command
-from services.cluster.procs import cpu_seconds
+from services.cluster.procs import TICKS, cpu_seconds, tree
 from services.cluster.servers import PrivatePostgres
 from services.rules.table import TableState, decide_and_evolve
 from services.rules.table.commands import Command, OpenTable, StartHand
@@ -239,6 +242,17 @@ def postmaster_pid(server: PrivatePostgres) -> int:
     return int((server.data / "postmaster.pid").read_text().split()[0])
 
 
+def foreign_ticks(ours: set[int]) -> dict[int, int]:
+    """CPU ticks so far of each process that is neither ours nor a kernel thread (/proc)."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            pid, fields = int(stat.parent.name), stat.read_text().rsplit(")", 1)[1].split()
+            if pid not in ours and fields[1] not in ("0", "2") and pid != 2:
+                found[pid] = int(fields[11]) + int(fields[12])
+    return found
+
+
 def box_cpu() -> tuple[float, float]:
     """(busy, total) jiffies of the whole box (/proc/stat; busy: not idle, not iowait)."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
@@ -264,15 +278,35 @@ class Sample:
 
     server_cpu: float = 0.0
     box_busy: float = 0.0  # cores
+    others: float = 0.0  # cores: the other processes of the box (not ours, not the kernel's)
     waits: Counter[str] = field(default_factory=Counter)  # mean backends in each state
 
 
+def ours(servers: list[PrivatePostgres], writer_pids: list[int]) -> set[int]:
+    """The run's processes: every server's (their backends too), the writers, this one."""
+    return {os.getpid(), *(p for s in servers for p in tree(postmaster_pid(s))), *writer_pids}
+
+
+def wait_calm(run: set[int], below: float, most: float) -> float:
+    """Wait (``most`` s at most) for a second in which the box's other processes use less
+    than ``below`` cores; what they used in the last second looked at."""
+    deadline = time.monotonic() + most
+    while True:
+        before = foreign_ticks(run)
+        time.sleep(1.0)
+        used = sum(t - before.get(p, 0) for p, t in foreign_ticks(run).items()) / TICKS
+        if used < below or time.monotonic() >= deadline:
+            return used
+
+
 def watch(servers: list[PrivatePostgres], watchers: list[psycopg.Connection[Any]],
-          start: float, end: float) -> Sample:  # fmt: skip
-    """Sleep to the window, then read CPU and sample the writers' backends until it ends."""
+          run_pids: Callable[[], set[int]], start: float, end: float) -> Sample:  # fmt: skip
+    """Sleep to the window, then read CPU and sample the writers' backends until it ends
+    (``run_pids``: the run's processes, looked up when the window opens)."""
     pids = [postmaster_pid(s) for s in servers]
     time.sleep(max(0.0, start - time.monotonic()))
-    cpu0, (busy0, total0) = sum(map(cpu_seconds, pids)), box_cpu()
+    run = run_pids()
+    cpu0, (busy0, total0), foreign0 = sum(map(cpu_seconds, pids)), box_cpu(), foreign_ticks(run)
     seen: Counter[str] = Counter()
     samples = 0
     while time.monotonic() < end - 0.3:
@@ -285,9 +319,11 @@ def watch(servers: list[PrivatePostgres], watchers: list[psycopg.Connection[Any]
         samples += 1
         time.sleep(0.1)
     time.sleep(max(0.0, end - time.monotonic()))
-    cpu1, (busy1, total1) = sum(map(cpu_seconds, pids)), box_cpu()
+    cpu1, (busy1, total1), foreign1 = sum(map(cpu_seconds, pids)), box_cpu(), foreign_ticks(run)
     cores = os.cpu_count() or 1
-    sample = Sample(cpu1 - cpu0, (busy1 - busy0) / max(1, total1 - total0) * cores)
+    foreign = sum(t - foreign0.get(pid, 0) for pid, t in foreign1.items()) / TICKS
+    sample = Sample(cpu1 - cpu0, (busy1 - busy0) / max(1, total1 - total0) * cores,
+                    foreign / (end - start))  # fmt: skip
     sample.waits = Counter({k: v / max(1, samples) for k, v in seen.items()})
     return sample
 
@@ -322,19 +358,21 @@ class Result:
     server_us: float  # server CPU per command, µs
     writer_us: float
     box_busy: float
+    others: float  # cores the box's other processes used (other sessions' work)
     p50_ms: float
     p99_ms: float
     waits: Counter[str]
 
 
 def one_phase(config: Config, servers: list[PrivatePostgres], pipes: list[Connection],
-              watchers: dict[int, psycopg.Connection[Any]], args: argparse.Namespace) -> Result:  # fmt: skip
+              writer_pids: list[int], watchers: dict[int, psycopg.Connection[Any]],
+              args: argparse.Namespace) -> Result:  # fmt: skip
     start = time.monotonic() + args.warmup
     end = start + args.seconds
     for pipe in pipes:
         pipe.send(("phase", (config.name, config.urls, start, end, args.max_commands)))
     sample = watch([servers[i] for i in config.servers], [watchers[i] for i in config.servers],
-                   start, end)  # fmt: skip
+                   lambda: ours(servers, writer_pids), start, end)  # fmt: skip
     phases: list[Phase] = [pipe.recv() for pipe in pipes]
     failed = [p.error for p in phases if p.error]
     if failed:
@@ -348,6 +386,7 @@ def one_phase(config: Config, servers: list[PrivatePostgres], pipes: list[Connec
         server_us=sample.server_cpu / max(1, commands) * 1e6,
         writer_us=sum(p.cpu for p in phases) / max(1, commands) * 1e6,
         box_busy=sample.box_busy,
+        others=sample.others,
         p50_ms=percentile(latencies, 50) * 1000 if latencies else 0.0,
         p99_ms=percentile(latencies, 99) * 1000 if latencies else 0.0,
         waits=sample.waits,
@@ -384,6 +423,7 @@ def median_of(results: list[Result]) -> Result:
         server_us=med(r.server_us for r in results),
         writer_us=med(r.writer_us for r in results),
         box_busy=med(r.box_busy for r in results),
+        others=med(r.others for r in results),
         p50_ms=med(r.p50_ms for r in results),
         p99_ms=med(r.p99_ms for r in results),
         waits=waits,
@@ -398,15 +438,15 @@ def report(rounds: dict[str, list[Result]], args: argparse.Namespace) -> None:
           f" counted after {args.warmup:g} s, medians of {args.rounds} rounds\n")  # fmt: skip
     print("| configuration | partitions | writer processes | commands/s | events/s"
           " | ÷ 1 partition (paired) | server CPU µs/command | writers' CPU µs/command"
-          " | box CPU busy (cores) | append p50 / p99 ms |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          " | box CPU busy (cores) | of it, other processes' | append p50 / p99 ms |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, m in medians.items():
         paired = statistics.median(
             r.rate / b.rate for r, b in zip(rounds[name], base_rounds, strict=True)
         )
         print(f"| {name} | {len(m.config.urls)} | {args.writers} | {m.rate:,.0f}"
               f" | {m.events_rate:,.0f} | {m.rate / base:.2f} ({paired:.2f}) | {m.server_us:,.0f}"
-              f" | {m.writer_us:,.0f} | {m.box_busy:.2f} | {m.p50_ms:.2f} / {m.p99_ms:.2f} |")  # fmt: skip
+              f" | {m.writer_us:,.0f} | {m.box_busy:.2f} | {m.others:.2f} | {m.p50_ms:.2f} / {m.p99_ms:.2f} |")  # fmt: skip
     first = ["running", "waiting: append lock", "waiting: NOTIFY lock", "waiting: WAL/IO",
              "append locks held", "NOTIFY lock held"]  # fmt: skip
     others = sorted({k for m in medians.values() for k in m.waits} - set(first))
@@ -431,6 +471,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-commands", type=int, default=1_000_000,
                         help="a writer's commands a phase at most (a phase ends at either bound)")  # fmt: skip
+    parser.add_argument("--calm", type=float, default=0.3,
+                        help="before a phase, wait for the box's other processes to use less"
+                        " than this many cores for a second (0: do not wait)")  # fmt: skip
+    parser.add_argument("--calm-wait", type=float, default=15.0,
+                        help="seconds to wait for that at most, then go on")  # fmt: skip
     parser.add_argument("--hands", type=int, default=2, help="hands of moves played per variant")
     parser.add_argument("--seed", default="partitions")
     args = parser.parse_args()
@@ -477,14 +522,19 @@ def main() -> None:
                 if pipe.recv() != "ready":
                     raise RuntimeError("a writer did not open its stores")
             rounds: dict[str, list[Result]] = {c.name: [] for c in plan}
+            writer_pids = [p.pid for p in processes if p.pid is not None]
             for r in range(args.rounds):
                 order = plan[r % len(plan) :] + plan[: r % len(plan)]
                 for config in order:
-                    got = one_phase(config, servers, pipes, watchers, args)
+                    if args.calm > 0:
+                        busy = wait_calm(ours(servers, writer_pids), args.calm, args.calm_wait)
+                        if busy >= args.calm:
+                            print(f"  (other processes still use {busy:.2f} cores)", flush=True)
+                    got = one_phase(config, servers, pipes, writer_pids, watchers, args)
                     rounds[config.name].append(got)
                     print(f"round {r + 1}, {config.name}: {got.rate:,.0f} commands/s,"
                           f" server {got.server_us:,.0f} µs/command, box {got.box_busy:.2f}"
-                          f" cores, waits {dict(sorted(got.waits.items()))}", flush=True)  # fmt: skip
+                          f" cores ({got.others:.2f} other processes'), waits {dict(sorted(got.waits.items()))}", flush=True)  # fmt: skip
             for pipe in pipes:
                 pipe.send(None)
             for process in processes:
