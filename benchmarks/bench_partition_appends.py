@@ -503,6 +503,7 @@ def main() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop_on_term)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with it ignored
     watchers: dict[int, psycopg.Connection[Any]] = {}
     try:
         with private_servers(max(counts)) as servers:
