@@ -107,14 +107,18 @@ def test_a_table_store_down_stops_only_its_own_tables_and_loses_nothing(
     server.crash()  # the table store of partition 1 gone, as a power cut would
     went_down = time.monotonic()
     time.sleep(OUTAGE)
+    restarting = time.monotonic()  # the server answers before start() returns: moves may too
     server.start()
     came_back = time.monotonic()
-    time.sleep(3)
+    deadline = came_back + 60  # the pool reconnects with a back-off grown through the outage
+    while time.monotonic() < deadline and not all(
+        any(at > came_back + 1 for at in m.acknowledged.values()) for m in movers):
+        time.sleep(0.5)
     stop.set()
     for mover in movers:
         mover.join(60)
 
-    during = {m.table: sum(went_down + 1 < at < came_back for at in m.acknowledged.values())
+    during = {m.table: sum(went_down + 1 < at < restarting for at in m.acknowledged.values())
               for m in movers}  # fmt: skip
     assert all(during[t] > 10 for t in up), during  # partition 2 kept moving
     assert all(during[t] == 0 for t in down), during  # partition 1 waited
