@@ -28,7 +28,7 @@ def test_paiju_serve_plays_the_demo_over_two_table_stores_and_projects_every_one
     }  # fmt: skip
     done = subprocess.run(
         [sys.executable, "-m", "services.cli.main", "serve", "--demo", "--tables", "4", "--pace",
-         "0.2", "--for", "12"],
+         "0.2", "--for", "8"],
         env=env, capture_output=True, text=True, timeout=90, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
