@@ -78,9 +78,9 @@ from events.store.pg_append import (
     outcome_params,
     pg_error,
 )
-from events.store.placements import PostgresPlacements
 from events.store.pg_kept import PostgresSeeds, PostgresSnapshots
 from events.store.pg_timers import PostgresTimers
+from events.store.placements import PostgresPlacements
 from events.store.pool_checks import pool_checks, still_serving
 from events.store.requests_pg import PostgresRequests
 from events.store.timers import Timer, check_timers
@@ -89,7 +89,11 @@ Row = tuple[Any, ...]
 
 
 class PostgresEventStore(
-    PostgresTimers, PostgresOutcomes, PostgresRequests, PostgresSnapshots, PostgresSeeds,
+    PostgresTimers,
+    PostgresOutcomes,
+    PostgresRequests,
+    PostgresSnapshots,
+    PostgresSeeds,
     PostgresPlacements,
 ):  # outcomes: events.store.outcomes_pg; snapshots and seeds: events.store.pg_kept
     def __init__(
