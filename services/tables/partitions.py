@@ -21,13 +21,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from events.envelope import check_id
 from events.store.base import EventStore
+from services.tables.recent import Recent
 
 HOME = 0
 """The home store's partition number: rooms, players, accounts, and tables when no table
@@ -97,9 +96,7 @@ class Partitions:
                  remembered: int = 100_000) -> None:  # fmt: skip
         self.home = home
         self.tables: dict[int, EventStore] = dict(tables) if tables else {HOME: home}
-        self._placed: OrderedDict[str, int] = OrderedDict()
-        self._remembered = remembered
-        self._lock = threading.Lock()
+        self._placed: Recent[int] = Recent(remembered)  # placements never change: kept
 
     @property
     def spread(self) -> bool:
@@ -114,13 +111,12 @@ class Partitions:
         """The partition the table was placed in (None: no table of that id opened yet)."""
         if not self.spread:
             return HOME
-        with self._lock:
-            known = self._placed.get(table_id)
+        known = self._placed.get(table_id)
         if known is not None:
             return known
         found = self.home.placement_of(table_id)  # type: ignore[attr-defined]
         if found is not None:
-            self._keep(table_id, self._known(table_id, found))
+            self._placed.keep(table_id, self._known(table_id, found))
         return found
 
     def _known(self, table_id: str, partition: int) -> int:
@@ -137,15 +133,8 @@ class Partitions:
             return known
         chosen = partition_for(table_id, self.tables)
         placed = self._known(table_id, int(self.home.place_table(table_id, chosen)))  # type: ignore[attr-defined]
-        self._keep(table_id, placed)
+        self._placed.keep(table_id, placed)
         return placed
-
-    def _keep(self, table_id: str, partition: int) -> None:
-        with self._lock:
-            self._placed[table_id] = partition
-            self._placed.move_to_end(table_id)
-            while len(self._placed) > self._remembered:
-                self._placed.popitem(last=False)
 
     def close(self) -> None:
         for store in {id(s): s for s in self.readers().values()}.values():

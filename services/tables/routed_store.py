@@ -16,8 +16,6 @@ projectors, reactors and the API's follower take each partition's store from
 from __future__ import annotations
 
 import dataclasses
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,6 +31,7 @@ from services.tables.partitions import (
     merged_position,
     split_position,
 )
+from services.tables.recent import Recent
 
 KEY_SCOPED = f"{CLIENT}k:"
 """Ids of commands a platform's key sent: one id space across every table, so one is kept in
@@ -46,8 +45,7 @@ class RoutedStore:
     def __init__(self, partitions: Partitions) -> None:
         self.partitions = partitions
         self.poll_interval = float(getattr(partitions.home, "poll_interval", 0.5))
-        self._commands: OrderedDict[str, int] = OrderedDict()  # command id -> partition
-        self._lock = threading.Lock()
+        self._commands: Recent[int] = Recent(COMMANDS_REMEMBERED)  # command id -> partition
 
     # -- where a stream lives --------------------------------------------------------------
     def _partition(self, stream_id: str, *, opening: bool = False) -> int:
@@ -81,16 +79,11 @@ class RoutedStore:
         return claim.model_copy(update={"outcome": self._outcome(number, claim.outcome)})
 
     def _remember(self, command_id: str, number: int) -> None:
-        with self._lock:
-            self._commands[command_id] = number
-            self._commands.move_to_end(command_id)
-            while len(self._commands) > COMMANDS_REMEMBERED:
-                self._commands.popitem(last=False)
+        self._commands.keep(command_id, number)
 
     def _command_partition(self, command_id: str) -> int | None:
         """Where a command's request is kept: remembered if this process kept it, else found."""
-        with self._lock:
-            known = self._commands.get(command_id)
+        known = self._commands.get(command_id)
         if known is not None:
             return known
         for number, store in self.partitions.tables.items():  # the home's, when spread, are

@@ -9,11 +9,10 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
-from partition_kit import Deploy
+from partition_kit import Deploy, settings_of
 from pg_reset import PG_DSN, PG_URL, ensure_database
 from psycopg import sql
 
-from services.settings import Settings, load_settings
 from workers.parts import Parts
 
 
@@ -44,8 +43,3 @@ def deploy(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[Deploy]
     with contextlib.suppress(psycopg.Error), psycopg.connect(PG_DSN, autocommit=True) as conn:
         for schema in schemas:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
-
-
-def settings_of(home: str, tables: dict[int, str]) -> Settings:
-    stores = " ".join(f"{k}={url}" for k, url in tables.items())
-    return load_settings(store_url=home, table_stores=stores, snapshot_key="k" * 32)

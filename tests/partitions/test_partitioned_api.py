@@ -20,7 +20,7 @@ from workers.embedded import EmbeddedWorker
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "api"))
 from api_kit import platform_headers, read_events, table_body  # noqa: E402
-from conftest import settings_of  # noqa: E402
+from partition_kit import settings_of  # noqa: E402
 from test_partitioned_tables import tables_in  # noqa: E402
 
 
