@@ -158,10 +158,12 @@ def cpu_by_kind(cluster: Cluster, bot_pids: list[int] | tuple[int, ...] = ()) ->
     """CPU seconds so far of each kind of part, of PostgreSQL and Redis, and of the bots (their
     processes, ``bot_pids``, and this one: the harness)."""
     found = {kind: sum(p.cpu() for p in cluster.of(kind)) for kind in KINDS}
-    postmaster = cluster.postgres.data / "postmaster.pid"
-    with contextlib.suppress(OSError, ValueError):  # a restarted server's CPU starts again
-        if not cluster.postgres.restarts:
-            found["postgres"] = cpu_seconds(int(postmaster.read_text().split()[0]))
+    for server in [cluster.postgres, *cluster.table_servers.values()]:  # the table stores' too
+        postmaster = server.data / "postmaster.pid"
+        with contextlib.suppress(OSError, ValueError):  # a restarted server's CPU starts again
+            if not server.restarts:
+                found["postgres"] = found.get("postgres", 0.0) + cpu_seconds(
+                    int(postmaster.read_text().split()[0]))  # fmt: skip
     if cluster.redis.process is not None and not cluster.redis.restarts:
         found["redis"] = cpu_seconds(cluster.redis.process.pid)
     found["bots"] = time.process_time() + sum(cpu_seconds(pid) for pid in bot_pids)
