@@ -193,6 +193,12 @@ def build_parser() -> Parser:
     add_store_argument(restore)
     restore.set_defaults(run=_runner("backup_cmd", "restore_main"), writes=True)
 
+    placements = _sub(sub, "placements", "tables over several stores: where each lives; repair")
+    from services.cli import placements_cmd
+
+    placements_cmd.add_arguments(placements)
+    placements.set_defaults(run=_runner("placements_cmd"), writes=True)
+
     webhooks = _sub(sub, "webhooks", "platform notifications: list deliveries, resend one")
     from services.cli import webhooks_cmd
 

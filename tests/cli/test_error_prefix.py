@@ -35,6 +35,7 @@ FAILING = {  # each command, given something it refuses
     "demo": ["demo", "--key", "", "--url", "http://127.0.0.1:9"],
     "cluster": ["cluster", "--workers", "0"],
     "serve": ["serve", "--pace", "99"],
+    "placements": ["placements", "move"],
 }
 
 
