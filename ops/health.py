@@ -21,7 +21,7 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -122,7 +122,7 @@ class DeploymentLook:
 
     def head(self) -> int:
         """Events in every store (the home store's last position when it is the only one)."""
-        return self.home.head() + sum(look.head() for look in self.tables.values())
+        return self.home.head() + sum(_unmade_is_empty(look.head) for look in self.tables.values())
 
     def projections(self) -> dict[str, tuple[int, str | None]]:
         """Each projection's live build: how far behind every store's head it is in all, and
@@ -131,14 +131,29 @@ class DeploymentLook:
         if not self.tables:
             head = self.home.head()
             return {name: (head - position, error) for name, (position, error) in builds.items()}
-        heads = {n: look.head() for n, look in self.tables.items()}
+        heads = {n: _unmade_is_empty(look.head) for n, look in self.tables.items()}
         home, positions = self.home.head(), self.home.partition_positions()
         return {name: (home - position + sum(max(0, h - positions.get(name, {}).get(n, 0))
                                              for n, h in heads.items()), error)
                 for name, (position, error) in builds.items()}  # fmt: skip
 
     def timers_due(self) -> int:
-        return self.home.timers_due() + sum(look.timers_due() for look in self.tables.values())
+        return self.home.timers_due() + sum(_unmade_is_empty(look.timers_due)
+                                            for look in self.tables.values())  # fmt: skip
+
+
+def _unmade_is_empty(read: Callable[[], int]) -> int:
+    """A table store no process has opened yet (opened when a table is first placed there)
+    holds nothing: 0. Any other failure is the store's problem, raised."""
+    try:
+        return read()
+    except Exception as error:
+        text = str(error)
+        unmade = ("unable to open database file", 'relation "events" does not exist',
+                  'relation "timers" does not exist', "no such table")  # a schema not yet made
+        if any(words in text for words in unmade):  # (a database that does not exist is a fault)
+            return 0
+        raise
 
 
 def broker_problem(settings: Settings) -> str | None:

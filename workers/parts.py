@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 from events.store import open_store
@@ -82,12 +83,14 @@ class Parts:
 
     def partitions(self) -> Partitions:
         """The home store and the table stores (``PAIJU_TABLE_STORES``; none: the home's)."""
-        from services.tables.partitions import Partitions
+        from services.tables.partitions import LazyStores, Partitions
 
         def make() -> Partitions:
             home = self._one("home", lambda: open_store(self.settings.store_url))
             urls = self.settings.table_store_urls()
-            return Partitions(home, {n: open_store(url) for n, url in urls.items()} or None)
+            if not urls:
+                return Partitions(home)
+            return Partitions(home, LazyStores({n: partial(open_store, url) for n, url in urls.items()}))
 
         return self._one("partitions", make)
 
@@ -111,6 +114,13 @@ class Parts:
 
         readers = self.partitions().readers()
         return {n: s if n == 0 else PartitionLog(s, n) for n, s in readers.items()}  # type: ignore[misc]
+
+    def log(self, partition: int) -> EventStore:
+        """One partition's log, as ``logs`` gives it, opening no other table store."""
+        from services.tables.partitions import PartitionLog
+
+        store = self.partitions().store(partition)
+        return store if partition == 0 else PartitionLog(store, partition)  # type: ignore[return-value]
 
     def kept_folds(self) -> KeptFolds:
         """The tables this process folded last, whoever folded them."""
@@ -172,7 +182,7 @@ class Parts:
 
         chosen = catalog.ALL if projections is None else projections
         db = open_projection_db(self.settings.store_url)
-        log = self.logs()[partition]
+        log = self.log(partition)
         if batch is None:
             return Projector(log, db, chosen, partition=partition)
         return Projector(log, db, chosen, batch=batch, partition=partition)
@@ -185,7 +195,7 @@ class Parts:
 
         fire = (fire_through_queue(self.app, self.store()) if via_queue
                 else fire_inline(self.table_service()))  # fmt: skip
-        timers = self.partitions().readers()[partition]
+        timers = self.partitions().store(partition)
         if lease is None:
             return Timekeeper(timers, fire)  # type: ignore[arg-type]
         return Timekeeper(timers, fire, lease=lease)  # type: ignore[arg-type]
@@ -199,7 +209,7 @@ class Parts:
         from workers.reactor.wiring import DEFAULT_LEASE_SECONDS, reactor_for
 
         app = None if inline_posts else self.app
-        return reactor_for(self.settings, self.logs()[partition], app=app, partition=partition,
+        return reactor_for(self.settings, self.log(partition), app=app, partition=partition,
                            lease_seconds=DEFAULT_LEASE_SECONDS if lease is None else lease)  # fmt: skip
 
     def close(self) -> None:

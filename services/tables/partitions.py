@@ -21,7 +21,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from events.envelope import check_id
@@ -89,13 +90,43 @@ def is_home_stream(stream_id: str) -> bool:
     return stream_id.startswith(HOME_PREFIXES)
 
 
+class LazyStores(Mapping[int, EventStore]):
+    """Table stores by number, each opened the first time it is asked for: a reader of one
+    partition connects to that store alone (every process opening every store's pools ran a
+    server of four schemas out of connections)."""
+
+    def __init__(self, opens: Mapping[int, Callable[[], EventStore]]) -> None:
+        self._opens: dict[int, Callable[[], EventStore]] = dict(opens)
+        self._opened: dict[int, EventStore] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, number: int) -> EventStore:
+        with self._lock:
+            if number not in self._opened:
+                self._opened[number] = self._opens[number]()
+            return self._opened[number]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._opens)
+
+    def __contains__(self, number: object) -> bool:  # Mapping's own would open the store
+        return number in self._opens
+
+    def __len__(self) -> int:
+        return len(self._opens)
+
+    def opened(self) -> list[EventStore]:
+        with self._lock:
+            return list(self._opened.values())
+
+
 class Partitions:
     """The home store and the table stores, and where each table lives (kept per process)."""
 
     def __init__(self, home: EventStore, tables: Mapping[int, EventStore] | None = None,
                  remembered: int = 100_000) -> None:  # fmt: skip
         self.home = home
-        self.tables: dict[int, EventStore] = dict(tables) if tables else {HOME: home}
+        self.tables: Mapping[int, EventStore] = tables if tables else {HOME: home}
         self._placed: Recent[int] = Recent(remembered)  # placements never change: kept
 
     @property
@@ -106,6 +137,10 @@ class Partitions:
     def readers(self) -> dict[int, EventStore]:
         """Every store with a log to read, by partition number (the home store's is 0)."""
         return {HOME: self.home, **self.tables}
+
+    def store(self, partition: int) -> EventStore:
+        """One partition's store (opened now if it was not yet)."""
+        return self.home if partition == HOME else self.tables[partition]
 
     def placed(self, table_id: str) -> int | None:
         """The partition the table was placed in (None: no table of that id opened yet)."""
@@ -137,7 +172,12 @@ class Partitions:
         return placed
 
     def close(self) -> None:
-        for store in {id(s): s for s in self.readers().values()}.values():
+        opened = (
+            self.tables.opened()
+            if isinstance(self.tables, LazyStores)
+            else list(self.tables.values())
+        )
+        for store in {id(s): s for s in [self.home, *opened]}.values():
             store.close()
 
 

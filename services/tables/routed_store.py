@@ -58,7 +58,7 @@ class RoutedStore:
 
     def _store(self, stream_id: str, *, opening: bool = False) -> tuple[int, Any]:
         number = self._partition(stream_id, opening=opening)
-        return number, self.partitions.readers()[number]
+        return number, self.partitions.store(number)
 
     @staticmethod
     def _events(number: int, events: list[RecordedEvent]) -> list[RecordedEvent]:
@@ -177,7 +177,7 @@ class RoutedStore:
         number = self._command_partition(command_id)
         if number is None:
             return None
-        found = self.partitions.readers()[number].find_request(command_id)
+        found = self.partitions.store(number).find_request(command_id)
         return None if found is None else self._claim(number, found)
 
     def claim_unanswered(self, older_than: float, lease: float, limit: int = 100
@@ -203,7 +203,7 @@ class RoutedStore:
         looked for in every table store."""
         number = self._command_partition(command_id)
         for where in [number] if number is not None else list(self.partitions.tables):
-            found = self.partitions.readers()[where].load_outcome(command_id)
+            found = self.partitions.store(where).load_outcome(command_id)
             if found is not None:
                 self._remember(command_id, where)
                 return self._outcome(where, found)
@@ -211,14 +211,14 @@ class RoutedStore:
 
     def wait_for_outcome(self, command_id: str, timeout: float) -> CommandOutcome | None:
         number = self._command_partition(command_id)
-        store = self.partitions.readers()[HOME if number is None else number]
+        store = self.partitions.store(HOME if number is None else number)
         return self._outcome(HOME if number is None else number,
                              store.wait_for_outcome(command_id, timeout))  # fmt: skip
 
     def on_outcome(self, command_id: str, wake: Callable[[], None]) -> Callable[[], None]:
         number = self._command_partition(command_id)
         stores = (self.partitions.readers().values() if number is None
-                  else [self.partitions.readers()[number]])  # fmt: skip
+                  else [self.partitions.store(number)])  # fmt: skip
         stops = [s.on_outcome(command_id, wake) for s in stores]
 
         def stop_all() -> None:

@@ -11,6 +11,7 @@ import pytest
 from events.store import open_store
 from services.settings import SettingsError, load_settings
 from services.tables.partitions import (
+    LazyStores,
     PartitionError,
     Partitions,
     merged_position,
@@ -88,3 +89,22 @@ def test_a_merged_position_keeps_the_partition_above_the_stores_position() -> No
     assert merged_position(1, 1) > merged_position(0, 10**12)
     with pytest.raises(PartitionError, match="past 2\\*\\*40"):
         merged_position(1, 2**40)
+
+
+def test_a_table_store_is_opened_only_when_a_table_of_it_is_asked_for(tmp_path: Path) -> None:
+    opened: list[int] = []
+
+    def opener(number: int) -> object:
+        def open_it() -> object:
+            opened.append(number)
+            return open_store(f"sqlite:///{tmp_path}/t{number}.sqlite3")
+
+        return open_it
+
+    home = open_store(f"sqlite:///{tmp_path}/home.sqlite3")
+    partitions = Partitions(home, LazyStores({n: opener(n) for n in (1, 2, 3)}))  # type: ignore[dict-item]
+    table = next(f"t{n}" for n in range(100) if partition_for(f"t{n}", (1, 2, 3)) == 2)
+    assert partitions.place(table) == 2 and 3 in partitions.tables and opened == []
+    partitions.store(partitions.placed(table) or 0).read_stream(table)
+    assert opened == [2]  # a reader of partition 2 connects to store 2 alone
+    partitions.close()
