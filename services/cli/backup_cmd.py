@@ -10,7 +10,6 @@ nothing, and ends with the audit of ``paiju verify`` of what it restored (status
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -22,20 +21,14 @@ from services.cli.audit import Failure, audit_store
 from services.cli.failures import CliError, Interrupted, command
 from services.cli.stores import StoreChoice, choose, open_for_reading
 from services.cli.verify_cmd import report
-from services.tables.partitions import PartitionError, parse_table_stores
-
-PARTITION_HELP = ("table store N of $PAIJU_TABLE_STORES instead of --store (0: the home store);"
-                  " each store of a deployment is backed up and restored on its own")  # fmt: skip
 
 
 def add_backup_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out", metavar="OUT", help="the backup file to write (must not exist)")
-    parser.add_argument("--partition", type=int, metavar="N", help=PARTITION_HELP)
 
 
 def add_restore_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("backup", metavar="BACKUP", help="a file written by paiju backup")
-    parser.add_argument("--partition", type=int, metavar="N", help=PARTITION_HELP)
 
 
 def _new_file(text: str) -> Path:
@@ -50,7 +43,7 @@ def _new_file(text: str) -> Path:
 @command("backup", writes=False)
 def backup_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    choice = _chosen(args)
+    choice = choose(args)
     target = _new_file(args.out)
     open_for_reading(choice).close()  # an existing paiju store, or the line naming what is wrong
     where = parse_store_url(choice.url.strip())
@@ -84,7 +77,7 @@ def restore_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     backup_file = Path(args.backup)
     kind = _kind(backup_file)
-    choice = _chosen(args)
+    choice = choose(args)
     where = _location(choice)
     if kind != where.backend:
         names = {"sqlite": "a SQLite store's", "postgres": "a PostgreSQL store's"}
@@ -107,27 +100,6 @@ def restore_main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     with closing(open_store(choice.url.strip())) as store:  # migrates an older backup forward
         audit = audit_store(store, say)
     return report(choice.shown, audit, out)
-
-
-def _chosen(args: argparse.Namespace) -> StoreChoice:
-    """``--store`` (or $PAIJU_STORE), or table store ``--partition N`` of $PAIJU_TABLE_STORES."""
-    number = getattr(args, "partition", None)
-    if number is None:
-        return choose(args)
-    if getattr(args, "store", None) is not None:
-        raise CliError("give --store or --partition, not both")
-    if number == 0:
-        home = os.environ.get("PAIJU_STORE_URL")
-        return StoreChoice(home, "$PAIJU_STORE_URL") if home is not None else choose(args)
-    try:
-        urls = parse_table_stores(os.environ.get("PAIJU_TABLE_STORES", ""))
-    except PartitionError as error:
-        raise CliError(f"$PAIJU_TABLE_STORES: {error}") from None
-    if number not in urls:
-        named = ", ".join(map(str, sorted(urls))) or "none"
-        raise CliError(f"--partition {number}: $PAIJU_TABLE_STORES names no table store {number}"
-                       f" (table stores: {named}; 0 is the home store)")  # fmt: skip
-    return StoreChoice(urls[number], f"table store {number}")
 
 
 def _location(choice: StoreChoice) -> StoreLocation:

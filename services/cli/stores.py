@@ -50,18 +50,45 @@ class StoreChoice:
         return CliError(f"cannot use the store {self.shown!r} ({self.source}): {why}")
 
 
+PARTITION_HELP = ("instead of --store, table store N of $PAIJU_TABLE_STORES (0: the home store,"
+                  " $PAIJU_STORE_URL): each store of a deployment is read on its own")  # fmt: skip
+
+
 def add_store_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", metavar="URL", help=STORE_HELP)
+    parser.add_argument("--partition", type=int, metavar="N", help=PARTITION_HELP)
 
 
 def choose(args: argparse.Namespace) -> StoreChoice:
     given = getattr(args, "store", None)
+    if getattr(args, "partition", None) is not None:
+        if given is not None:
+            raise CliError("give --store or --partition, not both")
+        return _partition(int(args.partition))
     if given is not None:
         return StoreChoice(given, "--store")
     env = os.environ.get("PAIJU_STORE")
     if env is not None:
         return StoreChoice(env, "$PAIJU_STORE")
     return StoreChoice(DEFAULT_STORE, "the default")
+
+
+def _partition(number: int) -> StoreChoice:
+    """Store ``number`` of the deployment's settings: the home store (0) or a table store."""
+    from services.tables.partitions import PartitionError, parse_table_stores
+
+    if number == 0:
+        home = os.environ.get("PAIJU_STORE_URL", os.environ.get("PAIJU_STORE"))
+        return StoreChoice(home or DEFAULT_STORE, "the home store")
+    try:
+        urls = parse_table_stores(os.environ.get("PAIJU_TABLE_STORES", ""))
+    except PartitionError as error:
+        raise CliError(f"$PAIJU_TABLE_STORES: {error}") from None
+    if number not in urls:
+        named = ", ".join(map(str, sorted(urls))) or "none"
+        raise CliError(f"--partition {number}: $PAIJU_TABLE_STORES names no table store {number}"
+                       f" (table stores: {named}; 0 is the home store)")  # fmt: skip
+    return StoreChoice(urls[number], f"table store {number}")
 
 
 def open_for_reading(choice: StoreChoice) -> EventStore:

@@ -51,3 +51,21 @@ def test_a_table_store_is_backed_up_and_restored_by_its_number(
     )
     assert paiju(["backup", "--partition", "2", "--store", home, str(tmp_path / "y")]) == 2
     assert "give --store or --partition, not both" in capsys.readouterr().err
+
+
+def test_the_store_reading_commands_take_a_table_store_by_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, stores = f"sqlite:///{tmp_path}/home.sqlite3", f"1=sqlite:///{tmp_path}/t1.sqlite3"
+    with closing(Parts(load_settings(store_url=home, table_stores=stores, snapshot_key="k" * 32))) as parts:
+        (table,) = tables_in(1, 1, (1,))
+        Bots(parts.table_service(), table).play_hand(opened(parts.table_service(), table))
+    monkeypatch.setenv("PAIJU_STORE_URL", home)
+    monkeypatch.setenv("PAIJU_TABLE_STORES", stores)
+    assert paiju(["tables", "--partition", "1"]) == 0
+    assert table in capsys.readouterr().out
+    assert paiju(["replay", table, "--partition", "1"]) == 0
+    assert paiju(["verify", "--partition", "1"]) == 0
+    capsys.readouterr()
+    assert paiju(["tables", "--partition", "0"]) == 0
+    assert table not in capsys.readouterr().out  # the home store holds no table
