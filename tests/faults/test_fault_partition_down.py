@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from fault_scale import sized
-from pg_reset import fresh_schema
 
 from readmodels import catalog, operations
 from readmodels.compare import compare_with_rebuild
@@ -30,25 +29,28 @@ from workers.parts import Parts
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
 from games import Bots, opened  # noqa: E402
 
-PG_URL = "postgresql://postgres@127.0.0.1:5432/paiju_test"
 OUTAGE = sized(8, 30)  # seconds the table store's server is down
 
 
 @pytest.fixture
 def stores(tmp_path: Path) -> Iterator[tuple[Parts, PrivatePostgres]]:
-    server = PrivatePostgres(tmp_path)
-    server.start()
+    """Table store 1 on a private server of its own, the one stopped; the home store and table
+    store 2 as schemas of a second private server (the machine's shared one is never loaded
+    with a fault test's connections)."""
+    down, kept = PrivatePostgres(tmp_path / "down"), PrivatePostgres(tmp_path / "kept")
     try:
-        with fresh_schema("home") as home, fresh_schema("tables2") as two:
-            settings = load_settings(store_url=f"{PG_URL}?schema={home}", snapshot_key="k" * 32,
-                                     table_stores=f"1={server.url} 2={PG_URL}?schema={two}")  # fmt: skip
-            parts = Parts(settings)
-            try:
-                yield parts, server
-            finally:
-                parts.close()
+        down.start()
+        kept.start()
+        settings = load_settings(store_url=f"{kept.url}?schema=home", snapshot_key="k" * 32,
+                                 table_stores=f"1={down.url} 2={kept.url}?schema=tables2")  # fmt: skip
+        parts = Parts(settings)
+        try:
+            yield parts, down
+        finally:
+            parts.close()
     finally:
-        server.stop()
+        down.stop()
+        kept.stop()
 
 
 def tables_in(partition: int, count: int) -> list[str]:
@@ -101,6 +103,20 @@ def test_a_table_store_down_stops_only_its_own_tables_and_loses_nothing(
     movers = [Mover(parts, table, stop) for table in [*down, *up]]
     for thread in [*threads, *movers]:
         thread.start()
+    try:
+        check_the_outage(parts, server, movers, down, up, stop)
+    finally:  # no thread of this test left logging into another test's output
+        stop.set()
+        projecting.set()
+        for thread in [*threads, *movers]:
+            thread.join(30)
+        for projector in projectors:
+            projector.close()
+
+
+def check_the_outage(parts: Parts, server: PrivatePostgres, movers: list[Mover], down: list[str],
+                     up: list[str], stop: threading.Event) -> None:  # fmt: skip
+    """Stop table store 1's server, start it again, and check what each side did."""
     time.sleep(2)
     live = {p.name: operations.status(parts.read_models(), parts.store(), [p])[0].live for p in catalog.ALL}
 
@@ -137,9 +153,6 @@ def test_a_table_store_down_stops_only_its_own_tables_and_loses_nothing(
         if all(s.lag == 0 for s in found):
             break
         time.sleep(0.5)
-    projecting.set()
-    for thread in threads:
-        thread.join(10)
     assert all(s.lag == 0 and s.state == "live" for s in found), [s.line() for s in found]
     assert {s.name: s.live.build for s in found if s.live} == {
         n: b.build for n, b in live.items() if b}  # no rebuild

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from partition_kit import Deploy
+from partition_kit import Deploy, caught_up
 
 from ops.health import DeploymentLook
 from readmodels import operations
@@ -43,11 +43,7 @@ def project(parts: Parts) -> None:
     """Each partition's projector, the home store's first (the rebuilds compared with the live
     models feed the last partition first: an order of partitions must not matter)."""
     for partition in sorted(parts.logs()):
-        projector = parts.projector(partition=partition)
-        projector.attach()
-        projector.catch_up()
-        projector.close()
-        projector.db.close()
+        caught_up(parts, partition)
 
 
 def settled(parts: Parts, player: str) -> tuple[int, int]:
@@ -124,20 +120,14 @@ def test_read_your_writes_waits_for_the_partition_a_position_names(deploy: Deplo
     with pytest.raises(ReadModelBehind, match="no build|behind"):
         wait_for(db, POINTS, last_of_two, wait_seconds=0)  # partition 2 not projected yet
     assert wait_for(db, POINTS, last_of_one, wait_seconds=0)  # partition 1's write still read
-    projector = parts.projector(partition=2)
-    projector.attach()
-    projector.catch_up()
-    projector.close()
+    caught_up(parts, 2)
     assert wait_for(db, POINTS, last_of_two, wait_seconds=0).reached(last_of_two)
 
 
 def test_projections_status_names_each_partitions_lag(deploy: Deploy) -> None:
     parts = deploy(2)
     played(parts, [*tables_in(1, 1), *tables_in(2, 1)])
-    projector = parts.projector(partition=1)
-    projector.attach()
-    projector.catch_up()
-    projector.close()
+    caught_up(parts, 1)
     found = {s.name: s for s in operations.status(parts.read_models(), parts.store(),
                                                   [POINTS], parts.logs())}  # fmt: skip
     rows = found["points"].as_dict()["live"]["partitions"]
@@ -188,6 +178,7 @@ def test_projectors_of_two_partitions_at_once_lose_no_update_to_a_shared_row(
         thread.join(120)
     for projector in projectors:
         projector.close()
+        projector.db.close()
     db = parts.read_models()
     for player in PLAYERS:
         assert balance(db, player).points == settled(parts, player)[0], player
@@ -198,10 +189,7 @@ def test_the_health_checks_and_gauges_count_every_table_stores_lag_and_timers(
 ) -> None:
     parts = deploy(2)
     played(parts, [*tables_in(2, 1)])
-    home = parts.projector(partition=0)  # the builds made; nothing of the table stores applied
-    home.attach()
-    home.catch_up()
-    home.close()
+    caught_up(parts, 0)  # the builds made; nothing of the table stores applied
     look = DeploymentLook(parts.settings)
     two = len(parts.partitions().tables[2].read_all(0, 100_000))
     assert look.projections()["points"] == (two, None)
@@ -220,10 +208,7 @@ def test_the_health_checks_and_gauges_count_every_table_stores_lag_and_timers(
 def test_the_dashboards_lag_names_the_store_a_read_model_is_behind_in(deploy: Deploy) -> None:
     parts = deploy(2)
     played(parts, [*tables_in(2, 1)])
-    home = parts.projector(partition=0)
-    home.attach()
-    home.catch_up()
-    home.close()
+    caught_up(parts, 0)
     figure = lag_figure(parts.read_models(), parts.store(), parts.logs())
     two = len(parts.partitions().tables[2].read_all(0, 100_000))
     assert figure.value == str(two) and f"points {two} (store 2: {two})" in figure.detail

@@ -20,7 +20,7 @@ from workers.embedded import EmbeddedWorker
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "api"))
 from api_kit import platform_headers, read_events, table_body  # noqa: E402
-from partition_kit import settings_of  # noqa: E402
+from partition_kit import caught_up, settings_of  # noqa: E402
 from test_partitioned_tables import tables_in  # noqa: E402
 
 
@@ -92,10 +92,7 @@ def test_tables_of_two_stores_play_stream_and_read_their_writes_through_one_api(
                 f"/v1/reads/tables/{table}", params=params, headers=platform_headers(key)
             )
             assert behind.status_code == 503, behind.text  # its partition's projector has not run
-            projector = ctx.parts.projector(partition=number)
-            projector.attach()
-            projector.catch_up()
-            projector.close()
+            caught_up(ctx.parts, number)
             fresh = client.get(
                 f"/v1/reads/tables/{table}", params=params, headers=platform_headers(key)
             )
