@@ -66,8 +66,15 @@ class Mover(threading.Thread):
         super().__init__(daemon=True, name=f"mover-{table}")
         self.parts, self.table, self.stop = parts, table, stop
         self.acknowledged: dict[str, float] = {}
+        self.failure: BaseException | None = None  # what ended it, if not the stop
 
     def run(self) -> None:
+        try:
+            self._moves()
+        except BaseException as error:  # said by the test, not lost with the thread
+            self.failure = error
+
+    def _moves(self) -> None:
         service = self.parts.table_service()
         bots = Bots(service, self.table, seed=len(self.table))
         state = service.load(self.table)
@@ -79,13 +86,15 @@ class Mover(threading.Thread):
             while not self.stop.is_set():
                 try:
                     done = service.handle(self.table, command, command_id=command_id)
+                    if isinstance(done, Accepted):
+                        self.acknowledged[command_id] = time.monotonic()
+                        state = service.load(self.table)
+                        break
+                    raise AssertionError(f"{self.table} {command_id}: {done}")
+                except AssertionError:
+                    raise
                 except Exception:  # the store is away (or was): the same command again, later
                     time.sleep(0.2)
-                    continue
-                assert isinstance(done, Accepted), done
-                self.acknowledged[command_id] = time.monotonic()
-                state = service.load(self.table)
-                break
             time.sleep(0.02)
 
 
@@ -138,7 +147,9 @@ def check_the_outage(parts: Parts, server: PrivatePostgres, movers: list[Mover],
               for m in movers}  # fmt: skip
     assert all(during[t] > 10 for t in up), during  # partition 2 kept moving
     assert all(during[t] == 0 for t in down), during  # partition 1 waited
-    assert all(any(at > came_back for at in m.acknowledged.values()) for m in movers), "resumed"
+    assert [m.failure for m in movers] == [None] * len(movers)
+    assert all(any(at > came_back for at in m.acknowledged.values()) for m in movers), {
+        m.table: max(m.acknowledged.values(), default=0) - came_back for m in movers}  # fmt: skip
 
     store = parts.store()
     log = count_log(store, [*down, *up])
