@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from events.envelope import check_id
+from events.envelope import RecordedEvent, check_id
 from events.store.base import EventStore
 from services.tables.recent import Recent
 
@@ -75,6 +75,14 @@ def merged_position(partition: int, position: int) -> int:
 def split_position(merged: int) -> tuple[int, int]:
     """``(partition, store position)`` of a merged position."""
     return merged >> POSITION_BITS, merged & ((1 << POSITION_BITS) - 1)
+
+
+def merged_events(partition: int, events: list[RecordedEvent]) -> list[RecordedEvent]:
+    """A partition's events with merged positions (the home store's as they are)."""
+    if partition == HOME:
+        return events
+    base = merged_position(partition, 0)
+    return [dataclasses.replace(e, position=base + e.position) for e in events]
 
 
 def partition_for(table_id: str, partitions: Iterable[int]) -> int:
@@ -194,11 +202,8 @@ class PartitionLog:
     def _raw(self, merged: int) -> int:
         return max(merged - self.base, 0)
 
-    def read_all(self, from_position: int = 0, limit: int = 1000) -> list[Any]:
-        events = self.store.read_all(self._raw(from_position), limit)
-        if not self.base:
-            return events
-        return [dataclasses.replace(e, position=self.base + e.position) for e in events]
+    def read_all(self, from_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        return merged_events(self.partition, self.store.read_all(self._raw(from_position), limit))
 
     def wait_for_events(self, after_position: int, timeout: float) -> bool:
         return bool(self.store.wait_for_events(self._raw(after_position), timeout))

@@ -15,9 +15,8 @@ projectors, reactors and the API's follower take each partition's store from
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from events.envelope import JSONDict, NewEvent, RecordedEvent
 from events.outcomes import CommandOutcome, CommandRequest, RequestClaim
@@ -28,6 +27,7 @@ from services.tables.partitions import (
     HOME,
     Partitions,
     is_home_stream,
+    merged_events,
     merged_position,
     split_position,
 )
@@ -37,6 +37,7 @@ KEY_SCOPED = f"{CLIENT}k:"
 """Ids of commands a platform's key sent: one id space across every table, so one is kept in
 the home store too (a key reused for a table of another partition is still told apart)."""
 COMMANDS_REMEMBERED = 50_000
+T = TypeVar("T")
 
 
 class RoutedStore:
@@ -60,20 +61,13 @@ class RoutedStore:
         number = self._partition(stream_id, opening=opening)
         return number, self.partitions.store(number)
 
-    @staticmethod
-    def _events(number: int, events: list[RecordedEvent]) -> list[RecordedEvent]:
-        if number == HOME:
-            return events
-        return [dataclasses.replace(e, position=merged_position(number, e.position))
-                for e in events]  # fmt: skip
+    _events = staticmethod(merged_events)
 
     @staticmethod
     def _outcome(number: int, outcome: CommandOutcome | None) -> CommandOutcome | None:
         if outcome is None or number == HOME:
             return outcome
-        merged = {name: merged_position(number, value) for name in ("first_position", "last_position")
-                  if (value := getattr(outcome, name)) is not None}  # fmt: skip
-        return outcome.model_copy(update=merged)
+        return _positions(outcome, lambda position: merged_position(number, position))
 
     def _claim(self, number: int, claim: RequestClaim) -> RequestClaim:
         return claim.model_copy(update={"outcome": self._outcome(number, claim.outcome)})
@@ -81,16 +75,22 @@ class RoutedStore:
     def _remember(self, command_id: str, number: int) -> None:
         self._commands.keep(command_id, number)
 
+    def _look(self, command_id: str, read: Callable[[Any], T | None]) -> tuple[int, T] | None:
+        """``read`` of the store keeping what ``command_id`` left (its request, its outcome):
+        the one this process remembers, else each table store in turn (the home store's, when
+        tables are spread, are a key's guards only); where it was found, remembered."""
+        known = self._commands.get(command_id)
+        for number in [known] if known is not None else list(self.partitions.tables):
+            found = read(self.partitions.store(number))
+            if found is not None:
+                self._remember(command_id, number)
+                return number, found
+        return None
+
     def _command_partition(self, command_id: str) -> int | None:
         """Where a command's request is kept: remembered if this process kept it, else found."""
-        known = self._commands.get(command_id)
-        if known is not None:
-            return known
-        for number, store in self.partitions.tables.items():  # the home's, when spread, are
-            if store.find_request(command_id) is not None:  # a key's guards only
-                self._remember(command_id, number)
-                return number
-        return None
+        found = self._look(command_id, lambda store: store.find_request(command_id))
+        return None if found is None else found[0]
 
     # -- streams ---------------------------------------------------------------------------
     def append(self, stream_id: str, expected_version: int, events: Sequence[NewEvent],
@@ -174,11 +174,8 @@ class RoutedStore:
         return self._claim(number, store.claim_request(request))
 
     def find_request(self, command_id: str) -> RequestClaim | None:
-        number = self._command_partition(command_id)
-        if number is None:
-            return None
-        found = self.partitions.store(number).find_request(command_id)
-        return None if found is None else self._claim(number, found)
+        found = self._look(command_id, lambda store: store.find_request(command_id))
+        return None if found is None else self._claim(*found)
 
     def claim_unanswered(self, older_than: float, lease: float, limit: int = 100
                          ) -> list[CommandRequest]:  # fmt: skip
@@ -191,29 +188,24 @@ class RoutedStore:
         """Kept with the store's own positions (an outcome built from events read here names
         merged ones), answered with merged ones."""
         number, store = self._store(outcome.table_id)
-        own = {name: split_position(value)[1] for name in ("first_position", "last_position")
-               if (value := getattr(outcome, name)) is not None}  # fmt: skip
-        recorded = self._outcome(number, store.record_outcome(outcome.model_copy(update=own)))
+        own = _positions(outcome, lambda position: split_position(position)[1])
+        recorded = self._outcome(number, store.record_outcome(own))
         self._remember(outcome.command_id, number)
         assert recorded is not None
         return recorded
 
     def load_outcome(self, command_id: str) -> CommandOutcome | None:
-        """Where its request is kept; a command with none (a timer's, the service's own) is
-        looked for in every table store."""
-        number = self._command_partition(command_id)
-        for where in [number] if number is not None else list(self.partitions.tables):
-            found = self.partitions.store(where).load_outcome(command_id)
-            if found is not None:
-                self._remember(command_id, where)
-                return self._outcome(where, found)
-        return None
+        """Where this process saw the command go, else looked for in every table store (a
+        command with no request, a timer's or the service's own, too)."""
+        found = self._look(command_id, lambda store: store.load_outcome(command_id))
+        return None if found is None else self._outcome(*found)
 
     def wait_for_outcome(self, command_id: str, timeout: float) -> CommandOutcome | None:
         number = self._command_partition(command_id)
-        store = self.partitions.store(HOME if number is None else number)
-        return self._outcome(HOME if number is None else number,
-                             store.wait_for_outcome(command_id, timeout))  # fmt: skip
+        number = HOME if number is None else number
+        return self._outcome(
+            number, self.partitions.store(number).wait_for_outcome(command_id, timeout)
+        )
 
     def on_outcome(self, command_id: str, wake: Callable[[], None]) -> Callable[[], None]:
         number = self._command_partition(command_id)
@@ -230,8 +222,9 @@ class RoutedStore:
     def refusals_for(self, table_id: str, seat: int, after: int = 0, limit: int = 100
                      ) -> list[CommandOutcome]:  # fmt: skip
         number, store = self._store(table_id)
-        return [o for o in (self._outcome(number, r) for r in
-                            store.refusals_for(table_id, seat, after, limit)) if o is not None]  # fmt: skip
+        refused: list[CommandOutcome] = store.refusals_for(table_id, seat, after, limit)
+        return refused if number == HOME else [_positions(o, lambda p: merged_position(number, p))
+                                               for o in refused]  # fmt: skip
 
     def refusals_after(self, after: int = 0, limit: int = 500) -> list[CommandOutcome]:
         return list(self.partitions.home.refusals_after(after, limit))
@@ -241,3 +234,10 @@ class RoutedStore:
 
     def close(self) -> None:
         self.partitions.close()
+
+
+def _positions(outcome: CommandOutcome, convert: Callable[[int], int]) -> CommandOutcome:
+    """The outcome with ``convert`` applied to the positions it names."""
+    named = {name: convert(value) for name in ("first_position", "last_position")
+             if (value := getattr(outcome, name)) is not None}  # fmt: skip
+    return outcome.model_copy(update=named)
