@@ -75,5 +75,14 @@ class Projection(Protocol):
         """Change the rows for one event (most events change nothing)."""
 
 
+def latest(row: dict[str, Any] | None, position: int, column: str = "last_position") -> int:
+    """``position`` or the row's own ``column``, whichever is later. A read model over several
+    stores gets their events in any order; of two merged positions the larger is the later
+    (``services.tables.partitions``), so the row ends the same whatever the order."""
+    if row is None or row.get(column) is None:
+        return position
+    return max(position, int(row[column]))
+
+
 class PoisonEventError(Exception):
     """An event a projection cannot apply; the build stops at it, saying where and why."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from events.envelope import RecordedEvent
-from readmodels.base import Rows, TableSpec
+from readmodels.base import Rows, TableSpec, latest
 from readmodels.seating import payload_of, seats_of, seats_spec, table_opened
 from services.rules.levels import level_grade, level_title, next_level_title
 
@@ -65,5 +65,5 @@ class Levels:
                 rows.put(LEVELS.name, key, {
                     "level_score": score, "hands": (int(old["hands"]) if old else 0) + 1,
                     **title_columns(score),  # the latest, whatever order partitions come in
-                    "last_position": max(event.position, int(old["last_position"]) if old else 0),
+                    "last_position": latest(old, event.position),
                 })  # fmt: skip

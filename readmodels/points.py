@@ -17,7 +17,7 @@ import services.rules.events.hand  # noqa: F401
 import services.rules.events.presence  # noqa: F401
 from events.envelope import RecordedEvent
 from events.registry import registry
-from readmodels.base import Rows, TableSpec
+from readmodels.base import Rows, TableSpec, latest
 
 SEATS = TableSpec(
     "points_seats",
@@ -118,7 +118,6 @@ class Points:
 def _add_line(rows: Rows, player: str, amount: int, position: int) -> None:
     """One more line on the player's balance; ``last_position`` the latest line's, whatever
     order partitions' lines arrive in (a merged position: the larger is the later one's)."""
-    old = rows.get(BALANCES.name, {"player": player})
-    last = max(position, int(old["last_position"])) if old else position
+    last = latest(rows.get(BALANCES.name, {"player": player}), position)
     rows.add(BALANCES.name, {"player": player}, {"points": amount, "lines": 1},
              {"last_position": last})  # fmt: skip

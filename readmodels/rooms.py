@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.envelope import RecordedEvent
-from readmodels.base import Rows, TableSpec
+from readmodels.base import Rows, TableSpec, latest
 
 ROOMS = TableSpec(
     "rooms",
@@ -91,7 +91,7 @@ class Rooms:
                   "players_waiting": 0}  # fmt: skip
         rows.put(TABLES.name, key, {"in_play": in_play, "seated": seated})
         rows.add(ROOMS.name, {"room": table["room"]}, change,
-                 {"last_position": _latest(rows, table["room"], event.position)})  # fmt: skip
+                 {"last_position": latest(rows.get(ROOMS.name, {"room": table["room"]}), event.position)})  # fmt: skip
 
     def _forming(self, event: RecordedEvent, rows: Rows) -> None:
         """The room's forming table after one of the room's events; the room's counts move by
@@ -126,11 +126,5 @@ class Rooms:
         rows.add(ROOMS.name, key, {"tables_in_play": 0, "players_seated": 0,
                                    "tables_waiting": after[0] - before[0],
                                    "players_waiting": after[1] - before[1]},
-                 {"last_position": _latest(rows, room, event.position)})  # fmt: skip
+                 {"last_position": latest(rows.get(ROOMS.name, key), event.position)})  # fmt: skip
 
-
-def _latest(rows: Rows, room: str, position: int) -> int:
-    """The room's last position: the larger of its own and ``position`` (a table store's events
-    and the home store's rooms' arrive in any order; merged positions tell the later)."""
-    row = rows.get(ROOMS.name, {"room": room})
-    return max(position, int(row["last_position"])) if row and row["last_position"] is not None else position

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.envelope import RecordedEvent
-from readmodels.base import Rows, TableSpec
+from readmodels.base import Rows, TableSpec, latest
 from readmodels.points import seated, seats_of
 
 SEATS = TableSpec(
@@ -112,8 +112,7 @@ class PlayerStats:
 
     def _count(self, rows: Rows, event: RecordedEvent, seat: int, **amounts: int) -> None:
         key = self._key(rows, event, seat)
-        old = rows.get(STATS.name, key)  # the latest position, whatever order partitions come in
-        last = max(event.position, int(old["last_position"])) if old else event.position
+        last = latest(rows.get(STATS.name, key), event.position)  # whatever order stores come in
         rows.add(STATS.name, key, amounts, {"last_position": last})
 
     def _best(self, rows: Rows, event: RecordedEvent, seat: int, fan: int, points: int) -> None:
