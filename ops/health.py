@@ -124,7 +124,7 @@ class DeploymentLook:
         """Events in every store (the home store's last position when it is the only one)."""
         return self.home.head() + sum(_unmade_is_empty(look.head) for look in self.tables.values())
 
-    def projections(self) -> dict[str, tuple[int, str | None]]:
+    def lags(self) -> dict[str, tuple[int, str | None]]:
         """Each projection's live build: how far behind every store's head it is in all, and
         the error it stopped at, if any."""
         builds = self.home.projections()
@@ -349,7 +349,7 @@ def _projections_from_store(health: PartHealth, look: DeploymentLook, settings: 
     """A stopped or far-behind projection is a problem whether or not a projector runs (behind
     the heads of every store, where tables have stores of their own)."""
     try:
-        head, builds = look.home.head(), look.projections()
+        head, builds = look.home.head(), look.lags()
     except Exception as error:
         health.problems.append(f"projections unreadable: {_error(error)}")
     else:

@@ -79,7 +79,7 @@ class Embedded:
         if self.reactor is not None:  # it dispatches to the effects queue, which the worker serves
             self._part("reactor", self.reactor)
         self.readers: list[Timekeeper | Projector | Reactor] = []
-        for partition in sorted(self.parts.logs())[1:]:  # each table store's readers, here too
+        for partition in sorted(self.settings.table_store_urls()):  # each table store's readers too
             found = [("timekeeper", self.parts.timekeeper(partition=partition)),
                      ("projector", self.parts.projector(partition=partition)),
                      ("reactor", self.parts.reactor(partition=partition))]  # fmt: skip

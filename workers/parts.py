@@ -110,10 +110,7 @@ class Parts:
     def logs(self) -> dict[int, EventStore]:
         """Each partition's log for its readers (projectors, reactors, timekeepers, the API's
         follower), its positions merged positions (``PartitionLog``); the home store's is 0."""
-        from services.tables.partitions import PartitionLog
-
-        readers = self.partitions().readers()
-        return {n: s if n == 0 else PartitionLog(s, n) for n, s in readers.items()}  # type: ignore[misc]
+        return {n: self.log(n) for n in self.partitions().readers()}
 
     def log(self, partition: int) -> EventStore:
         """One partition's log, as ``logs`` gives it, opening no other table store."""

@@ -32,7 +32,7 @@ def _store_gauges(ctx: ApiContext) -> metrics_serve.Gauges:
     look = health.DeploymentLook(ctx.settings)  # the home store and every table store
 
     def read() -> list[tuple[str, str, list[str], list[Any]]]:
-        head, builds = look.home.head(), look.projections()
+        head, builds = look.home.head(), look.lags()
         return [
             ("paiju_store_head_position", "The (home) store's last position", [], [([], head)]),
             ("paiju_projection_lag", "Positions each projection's live build is behind the"

@@ -52,10 +52,6 @@ class Wakeups:
         self._refusals_seen: dict[int, int | None] = {}  # the last outcome sequence looked through
         self._refusals_looked: dict[int, float] = {}  # when (monotonic), per log
 
-    @property
-    def _thread(self) -> threading.Thread | None:
-        return self._threads[0] if self._threads else None
-
     def start(self) -> None:
         self._stop.clear()
         for number, log in self.logs.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 
 from services.cli.failures import CliError
 from services.settings import Settings
@@ -18,9 +19,14 @@ def add_partition_argument(parser: argparse.ArgumentParser) -> None:
 def partition_of(args: argparse.Namespace, settings: Settings) -> int:
     """The partition asked for, refused by name when the settings have no such store."""
     number = int(getattr(args, "partition", 0))
-    known = sorted(settings.table_store_urls())
+    known = settings.table_store_urls()
     if number != 0 and number not in known:
-        named = ", ".join(map(str, known)) or "none"
-        raise CliError(f"--partition {number}: $PAIJU_TABLE_STORES names no table store"
-                       f" {number} (table stores: {named}; 0 is the home store)")  # fmt: skip
+        raise no_such_store(number, known)
     return number
+
+
+def no_such_store(number: int, known: Iterable[int]) -> CliError:
+    """The refusal of a ``--partition`` the settings name no table store for."""
+    named = ", ".join(map(str, sorted(known))) or "none"
+    return CliError(f"--partition {number}: $PAIJU_TABLE_STORES names no table store {number}"
+                    f" (table stores: {named}; 0 is the home store)")  # fmt: skip

@@ -75,6 +75,7 @@ def choose(args: argparse.Namespace) -> StoreChoice:
 
 def _partition(number: int) -> StoreChoice:
     """Store ``number`` of the deployment's settings: the home store (0) or a table store."""
+    from services.cli.partition_opt import no_such_store
     from services.tables.partitions import PartitionError, parse_table_stores
 
     if number == 0:
@@ -85,9 +86,7 @@ def _partition(number: int) -> StoreChoice:
     except PartitionError as error:
         raise CliError(f"$PAIJU_TABLE_STORES: {error}") from None
     if number not in urls:
-        named = ", ".join(map(str, sorted(urls))) or "none"
-        raise CliError(f"--partition {number}: $PAIJU_TABLE_STORES names no table store {number}"
-                       f" (table stores: {named}; 0 is the home store)")  # fmt: skip
+        raise no_such_store(number, urls)
     return StoreChoice(urls[number], f"table store {number}")
 
 

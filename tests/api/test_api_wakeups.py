@@ -112,7 +112,7 @@ async def test_a_store_away_for_a_moment_loses_no_table_wake_up(tmp_path: Path) 
         later = wakeups.generation_of("b")
         await asyncio.to_thread(opened, service, "b")  # and it goes on following the store
         assert await wakeups.wait(later, 30, "b")
-        assert wakeups._thread is not None and wakeups._thread.is_alive()
+        assert wakeups._threads and all(t.is_alive() for t in wakeups._threads)
 
 
 class AwayAtStart:

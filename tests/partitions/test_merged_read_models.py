@@ -192,7 +192,7 @@ def test_the_health_checks_and_gauges_count_every_table_stores_lag_and_timers(
     caught_up(parts, 0)  # the builds made; nothing of the table stores applied
     look = DeploymentLook(parts.settings)
     two = len(parts.partitions().tables[2].read_all(0, 100_000))
-    assert look.projections()["points"] == (two, None)
+    assert look.lags()["points"] == (two, None)
     assert look.head() == two
     assert look.timers_due() == 0  # the hand is over: no wait, no timer
     service = parts.table_service()
