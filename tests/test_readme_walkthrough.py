@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -42,6 +43,10 @@ def serving(folder: Path) -> tuple[subprocess.Popen[str], str]:
         line = server.stdout.readline()
         found = re.search(r"API on (http://127\.0\.0\.1:\d+) ", line)
         if found:
+            # read on, to the end: a pipe no one reads fills (64 KB of the service's log lines),
+            # the next line logged then blocks holding the logging lock, and every thread that
+            # logs stops behind it, the worker too (the walkthrough's demo hung at random)
+            threading.Thread(target=server.stdout.read, name="serve-output", daemon=True).start()
             return server, found.group(1)
         assert line or server.poll() is None, "paiju serve stopped before it served"
     raise AssertionError("paiju serve did not say where it serves within 60 s")
@@ -57,7 +62,7 @@ def test_the_readmes_api_walkthrough_runs_as_written_against_paiju_serve(tmp_pat
                               text=True, timeout=180)  # fmt: skip
     finally:
         server.send_signal(signal.SIGTERM)
-        server.communicate(timeout=60)
+        server.wait(timeout=60)
     out = done.stdout
     said = [line for line in done.stderr.splitlines() if not re.fullmatch(
         r"key [0-9a-f]+ \(.*\): shown once, stored only as a hash", line)]  # paiju keys create's
